@@ -1,0 +1,21 @@
+package io.quarkiverse.lock.deployment;
+
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * Build-time configuration of Quarkus Lock.
+ */
+@ConfigMapping(prefix = "quarkus.lock")
+@ConfigRoot(phase = ConfigPhase.BUILD_TIME)
+public interface LockBuildTimeConfig {
+
+    /**
+     * The store the locks live in: {@code redis}, {@code in-memory}, or {@code auto} for the store whose client
+     * extension is present, else {@code in-memory} with a startup warning that the locks are local to this JVM.
+     */
+    @WithDefault("auto")
+    LockProvider provider();
+}

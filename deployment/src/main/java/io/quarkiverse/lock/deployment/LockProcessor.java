@@ -1,0 +1,86 @@
+package io.quarkiverse.lock.deployment;
+
+import io.quarkiverse.lock.runtime.LockProducers;
+import io.quarkiverse.lock.runtime.LockRecorder;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.local.IdleLockEvictor;
+import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStoreProducer;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
+import io.quarkus.arc.deployment.SyntheticBeansRuntimeInitBuildItem;
+import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.Consume;
+import io.quarkus.deployment.annotations.ExecutionTime;
+import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.ShutdownContextBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
+import jakarta.inject.Singleton;
+
+/**
+ * Build steps of Quarkus Lock: chooses the store, registers the beans of the registry and of that store, and starts
+ * the idle evictor at runtime init.
+ */
+class LockProcessor {
+
+    private static final String FEATURE = "lock";
+    private static final String REDIS_STORE_PRODUCER = "io.quarkiverse.lock.runtime.store.redis.RedisLockStoreProducer";
+    private static final String REDIS_SCRIPTS = "META-INF/quarkus-lock/redis";
+
+    @BuildStep
+    FeatureBuildItem feature() {
+        return new FeatureBuildItem(FEATURE);
+    }
+
+    @BuildStep
+    LockStoreBuildItem selectStore(LockBuildTimeConfig config, Capabilities capabilities) {
+        return LockStoreSelection.select(config.provider(), capabilities.isPresent(Capability.REDIS_CLIENT));
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem beans(LockStoreBuildItem store) {
+        AdditionalBeanBuildItem.Builder beans = AdditionalBeanBuildItem.builder()
+                .addBeanClass(LockProducers.class)
+                .setUnremovable();
+        switch (store.provider()) {
+            case REDIS:
+                beans.addBeanClass(REDIS_STORE_PRODUCER);
+                break;
+            default:
+                beans.addBeanClass(InMemoryLockStoreProducer.class);
+        }
+        return beans.build();
+    }
+
+    @BuildStep
+    UnremovableBeanBuildItem keepEvictor() {
+        return UnremovableBeanBuildItem.beanTypes(IdleLockEvictor.class);
+    }
+
+    @BuildStep
+    @Record(ExecutionTime.RUNTIME_INIT)
+    SyntheticBeanBuildItem settings(LockRecorder recorder) {
+        return SyntheticBeanBuildItem.configure(LockSettings.class)
+                .scope(Singleton.class)
+                .unremovable()
+                .setRuntimeInit()
+                .supplier(recorder.settings())
+                .done();
+    }
+
+    @BuildStep
+    @Record(ExecutionTime.RUNTIME_INIT)
+    @Consume(SyntheticBeansRuntimeInitBuildItem.class)
+    void start(LockRecorder recorder, LockStoreBuildItem store, ShutdownContextBuildItem shutdown) {
+        recorder.announceStore(store.provider().configName(), store.chosenByDefault());
+        recorder.startEvictor(shutdown);
+    }
+
+    @BuildStep
+    NativeImageResourceDirectoryBuildItem redisScripts(LockStoreBuildItem store) {
+        return store.provider() == LockProvider.REDIS ? new NativeImageResourceDirectoryBuildItem(REDIS_SCRIPTS) : null;
+    }
+}

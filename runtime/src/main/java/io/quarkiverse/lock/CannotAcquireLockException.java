@@ -1,0 +1,34 @@
+package io.quarkiverse.lock;
+
+import java.time.Duration;
+
+/**
+ * The lock was not acquired before the wait ran out, so the action guarded by it was not run.
+ * <p>
+ * Thrown (or emitted as a failure) by the {@code acquireAndExecute} family of methods. It is not a store failure:
+ * another owner held the lock for the whole wait.
+ */
+public class CannotAcquireLockException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String lockKey;
+
+    /**
+     * Creates the exception.
+     *
+     * @param lockKey the key of the lock that could not be acquired
+     * @param wait how long the caller waited for it
+     */
+    public CannotAcquireLockException(String lockKey, Duration wait) {
+        super("Could not acquire lock '" + lockKey + "' within " + wait + ": another owner holds it");
+        this.lockKey = lockKey;
+    }
+
+    /**
+     * @return the key of the lock that could not be acquired
+     */
+    public String getLockKey() {
+        return lockKey;
+    }
+}

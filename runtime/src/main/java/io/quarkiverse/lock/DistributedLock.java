@@ -1,0 +1,117 @@
+package io.quarkiverse.lock;
+
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+
+/**
+ * The blocking view of a {@link ReactiveDistributedLock}, for imperative code.
+ * <p>
+ * Same owner, same semantics and same errors as the reactive handle it views, with plain return values. Its methods
+ * block the calling thread, so call them from worker threads (for example a {@code @Blocking} endpoint or a
+ * {@code @Scheduled} job); called on a Vert.x event-loop thread they throw an {@link IllegalStateException} instead of
+ * blocking it.
+ */
+public interface DistributedLock {
+
+    /**
+     * @return the key this handle locks
+     */
+    String getLockKey();
+
+    /**
+     * Tries once to acquire the lock, with the configured lease.
+     *
+     * @return {@code true} if this handle now holds the lock, {@code false} if another owner holds it (or this handle
+     *         already does)
+     * @throws LockException if the store failed
+     */
+    boolean acquireOnce();
+
+    /**
+     * Acquires the lock, waiting up to {@code quarkus.lock.wait-timeout}, with the configured lease.
+     *
+     * @return {@code true} once this handle holds the lock, {@code false} if the wait ran out first
+     * @throws LockException if the store failed
+     */
+    boolean acquire();
+
+    /**
+     * Acquires the lock, waiting up to {@code wait}, with the configured lease.
+     *
+     * @param wait how long to wait; zero means one attempt
+     * @return {@code true} once this handle holds the lock, {@code false} if the wait ran out first
+     * @throws IllegalArgumentException if {@code wait} is {@code null} or negative
+     * @throws LockException if the store failed
+     */
+    boolean acquire(Duration wait);
+
+    /**
+     * Acquires the lock, waiting up to {@code wait}, for the given lease.
+     *
+     * @param wait how long to wait; zero means one attempt
+     * @param lease how long the store keeps the lock for this handle unless it is released first
+     * @return {@code true} once this handle holds the lock, {@code false} if the wait ran out first
+     * @throws IllegalArgumentException if {@code wait} is {@code null} or negative, or {@code lease} is {@code null},
+     *         zero or negative
+     * @throws LockException if the store failed
+     */
+    boolean acquire(Duration wait, Duration lease);
+
+    /**
+     * Releases the lock if this handle holds it.
+     *
+     * @return {@code true} if this handle held the lock and released it, {@code false} if it did not hold it
+     * @throws LockExpiredException if this handle held it but the lease ran out before the release
+     * @throws LockException if the store failed
+     */
+    boolean release();
+
+    /**
+     * Asks the store whether this handle holds the lock right now.
+     *
+     * @return {@code true} if the store holds the lock for this handle, {@code false} otherwise
+     * @throws LockException if the store failed
+     */
+    boolean isAcquired();
+
+    /**
+     * @return the fencing token of this handle's current hold, or empty if it does not hold the lock
+     * @see ReactiveDistributedLock#fencingToken()
+     */
+    OptionalLong fencingToken();
+
+    /**
+     * Acquires the lock (waiting up to {@code quarkus.lock.wait-timeout}), calls {@code action} while holding it, and
+     * releases it whether the action returns or throws.
+     *
+     * @param action the action, called only once the lock is held
+     * @param <T> the action's result type
+     * @return what the action returned
+     * @throws CannotAcquireLockException if the wait ran out (the action is then not called)
+     * @throws LockExpiredException if the action returned but the lease ran out before the release
+     * @throws LockException if the store failed
+     * @throws RuntimeException the action's own exception, unchanged (a checked one is wrapped in a
+     *         {@link java.util.concurrent.CompletionException})
+     * @throws IllegalArgumentException if {@code action} is {@code null}
+     */
+    <T> T acquireAndExecute(Callable<T> action);
+
+    /**
+     * Acquires the lock (waiting up to {@code wait}), calls {@code action} while holding it, and releases it whether
+     * the action returns or throws.
+     *
+     * @param wait how long to wait for the lock; zero means one attempt
+     * @param action the action, called only once the lock is held
+     * @param <T> the action's result type
+     * @return what the action returned
+     * @throws IllegalArgumentException if {@code wait} is {@code null} or negative, or {@code action} is {@code null}
+     * @see #acquireAndExecute(Callable)
+     */
+    <T> T acquireAndExecute(Duration wait, Callable<T> action);
+
+    /**
+     * @return the reactive handle this view blocks on
+     */
+    ReactiveDistributedLock toReactive();
+}

@@ -1,0 +1,154 @@
+package io.quarkiverse.lock;
+
+import java.time.Duration;
+import java.util.OptionalLong;
+
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * A handle on one distributed lock, with a Mutiny API.
+ * <p>
+ * Ownership belongs to the handle, never to a thread: a handle that acquired the lock may release it from any thread,
+ * and two handles on the same key exclude each other even on one thread. A handle holds at most one acquisition at a
+ * time (it is single-entrant): acquiring again while it holds the lock answers {@code false} without waiting.
+ * <p>
+ * Every acquisition has a lease: the store frees the lock when the lease runs out, so a holder that crashed does not
+ * block the others forever. Each acquisition gets a fencing token, strictly increasing per key, that a downstream
+ * store can use to reject writes from a holder whose lease ran out.
+ * <p>
+ * Nothing happens until a returned {@link Uni} or {@link Multi} is subscribed to. Cancelling a pending acquire, or an
+ * {@code acquireAndExecute} whose action is running, never leaves the lock held. Arguments are checked when the method
+ * is called: bad ones throw an {@link IllegalArgumentException} naming the argument, and nothing reaches the store.
+ * Store failures are emitted as {@link LockException}.
+ */
+public interface ReactiveDistributedLock {
+
+    /**
+     * @return the key this handle locks, as given to {@link LockRegistry#obtain(String)}
+     */
+    String getLockKey();
+
+    /**
+     * Tries once to acquire the lock, with the configured lease ({@code quarkus.lock.expire-after}).
+     *
+     * @return a {@link Uni} emitting {@code true} if this handle now holds the lock, {@code false} if another owner
+     *         holds it (or this handle already does); it fails with {@link LockException} if the store failed
+     */
+    Uni<Boolean> acquireOnce();
+
+    /**
+     * Acquires the lock, waiting up to the configured wait ({@code quarkus.lock.wait-timeout}), with the configured
+     * lease.
+     *
+     * @return a {@link Uni} emitting {@code true} once this handle holds the lock, {@code false} if the wait ran out
+     *         first; it fails with {@link LockException} if the store failed
+     */
+    Uni<Boolean> acquire();
+
+    /**
+     * Acquires the lock, waiting up to {@code wait}, with the configured lease. Waiting blocks no thread.
+     *
+     * @param wait how long to wait; zero means one attempt
+     * @return a {@link Uni} emitting {@code true} once this handle holds the lock, {@code false} if the wait ran out
+     *         first; it fails with {@link LockException} if the store failed
+     * @throws IllegalArgumentException if {@code wait} is {@code null} or negative
+     */
+    Uni<Boolean> acquire(Duration wait);
+
+    /**
+     * Acquires the lock, waiting up to {@code wait}, for the given lease. Waiting blocks no thread.
+     *
+     * @param wait how long to wait; zero means one attempt
+     * @param lease how long the store keeps the lock for this handle unless it is released first
+     * @return a {@link Uni} emitting {@code true} once this handle holds the lock, {@code false} if the wait ran out
+     *         first; it fails with {@link LockException} if the store failed
+     * @throws IllegalArgumentException if {@code wait} is {@code null} or negative, or {@code lease} is {@code null},
+     *         zero or negative
+     */
+    Uni<Boolean> acquire(Duration wait, Duration lease);
+
+    /**
+     * Releases the lock if this handle holds it. Only the holder can release: the store compares the owner and
+     * deletes in one atomic step.
+     *
+     * @return a {@link Uni} emitting {@code true} if this handle held the lock and released it, {@code false} if
+     *         this handle did not hold it; it fails with {@link LockExpiredException} if this handle held it but the
+     *         lease ran out before the release, and with {@link LockException} if the store failed
+     */
+    Uni<Boolean> release();
+
+    /**
+     * Asks the store whether this handle holds the lock right now.
+     *
+     * @return a {@link Uni} emitting {@code true} if the store holds the lock for this handle, {@code false}
+     *         otherwise (never acquired, released, or the lease ran out); it fails with {@link LockException} if
+     *         the store failed
+     */
+    Uni<Boolean> isAcquired();
+
+    /**
+     * Returns the fencing token of this handle's current hold: strictly increasing per key across acquisitions,
+     * releases and expiries, on every store.
+     *
+     * @return the token, or empty if this handle does not hold the lock (as far as it knows: a lease that ran out is
+     *         noticed at the next release)
+     */
+    OptionalLong fencingToken();
+
+    /**
+     * Acquires the lock (waiting up to {@code quarkus.lock.wait-timeout}), runs {@code action} while holding it, and
+     * releases it when the action emits its item, fails, or is cancelled.
+     *
+     * @param action the action; subscribed to only once the lock is held
+     * @param <T> the type of the action's item
+     * @return a {@link Uni} emitting the action's item; it fails with {@link CannotAcquireLockException} if the wait
+     *         ran out (the action is then not run), with the action's own failure unchanged if the action failed, with
+     *         {@link LockExpiredException} if the action succeeded but the lease ran out before the release, and with
+     *         {@link LockException} if the store failed
+     * @throws IllegalArgumentException if {@code action} is {@code null}
+     */
+    <T> Uni<T> acquireAndExecute(Uni<T> action);
+
+    /**
+     * Acquires the lock (waiting up to {@code wait}), runs {@code action} while holding it, and releases it when the
+     * action emits its item, fails, or is cancelled.
+     *
+     * @param wait how long to wait for the lock; zero means one attempt
+     * @param action the action; subscribed to only once the lock is held
+     * @param <T> the type of the action's item
+     * @return a {@link Uni} emitting the action's item; failures as in {@link #acquireAndExecute(Uni)}
+     * @throws IllegalArgumentException if {@code wait} is {@code null} or negative, or {@code action} is {@code null}
+     */
+    <T> Uni<T> acquireAndExecute(Duration wait, Uni<T> action);
+
+    /**
+     * Acquires the lock (waiting up to {@code quarkus.lock.wait-timeout}), streams {@code action} while holding it,
+     * and releases it when the stream completes, fails, or is cancelled.
+     *
+     * @param action the stream; subscribed to only once the lock is held
+     * @param <T> the type of the stream's items
+     * @return a {@link Multi} emitting the action's items; failures as in {@link #acquireAndExecute(Uni)}
+     * @throws IllegalArgumentException if {@code action} is {@code null}
+     */
+    <T> Multi<T> acquireAndExecuteMany(Multi<T> action);
+
+    /**
+     * Acquires the lock (waiting up to {@code wait}), streams {@code action} while holding it, and releases it when
+     * the stream completes, fails, or is cancelled.
+     *
+     * @param wait how long to wait for the lock; zero means one attempt
+     * @param action the stream; subscribed to only once the lock is held
+     * @param <T> the type of the stream's items
+     * @return a {@link Multi} emitting the action's items; failures as in {@link #acquireAndExecute(Uni)}
+     * @throws IllegalArgumentException if {@code wait} is {@code null} or negative, or {@code action} is {@code null}
+     */
+    <T> Multi<T> acquireAndExecuteMany(Duration wait, Multi<T> action);
+
+    /**
+     * Returns a blocking view of this same handle: same owner, same hold, same semantics.
+     *
+     * @return the blocking view
+     */
+    DistributedLock toBlocking();
+}

@@ -1,0 +1,71 @@
+package io.quarkiverse.lock.runtime;
+
+import java.util.function.Supplier;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.lock.runtime.config.LockRuntimeConfig;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.local.IdleLockEvictor;
+import io.quarkus.arc.Arc;
+import io.quarkus.runtime.RuntimeValue;
+import io.quarkus.runtime.ShutdownContext;
+import io.quarkus.runtime.annotations.Recorder;
+
+/**
+ * Wires the locks at runtime init: validated settings, the startup message naming the store, and the idle evictor
+ * started now and stopped at shutdown.
+ */
+@Recorder
+public class LockRecorder {
+
+    private static final Logger LOG = Logger.getLogger("io.quarkiverse.lock");
+
+    private final RuntimeValue<LockRuntimeConfig> config;
+
+    /**
+     * @param config the runtime configuration
+     */
+    public LockRecorder(RuntimeValue<LockRuntimeConfig> config) {
+        this.config = config;
+    }
+
+    /**
+     * Validates the configuration now, so a bad value fails startup with a message naming the property.
+     *
+     * @return the settings, for a synthetic bean
+     */
+    public Supplier<LockSettings> settings() {
+        LockSettings settings = LockSettings.from(config.getValue());
+        return () -> settings;
+    }
+
+    /**
+     * Logs which store the locks use; for the in-memory store, that the locks are local to this JVM.
+     *
+     * @param store the store's name
+     * @param chosenByDefault {@code true} when no provider was configured and no store client extension is present
+     */
+    public void announceStore(String store, boolean chosenByDefault) {
+        if (!"in-memory".equals(store)) {
+            LOG.debugf("Quarkus Lock uses the %s store", store);
+        } else if (chosenByDefault) {
+            LOG.warn("Quarkus Lock uses the in-memory store because no lock store client extension (such as "
+                    + "quarkus-redis-client) is present: locks are local to this JVM and do not exclude other "
+                    + "instances. Add a store client extension, or set quarkus.lock.provider=in-memory to accept this.");
+        } else {
+            LOG.info("Quarkus Lock uses the in-memory store: locks are local to this JVM");
+        }
+    }
+
+    /**
+     * Starts the idle-lock evictor and stops it at shutdown.
+     *
+     * @param shutdown the application's shutdown context
+     */
+    public void startEvictor(ShutdownContext shutdown) {
+        IdleLockEvictor evictor = Arc.container().instance(IdleLockEvictor.class).get();
+        evictor.start();
+        shutdown.addShutdownTask(evictor::stop);
+    }
+}

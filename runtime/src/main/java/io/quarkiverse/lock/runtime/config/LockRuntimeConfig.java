@@ -1,0 +1,71 @@
+package io.quarkiverse.lock.runtime.config;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * Runtime configuration of Quarkus Lock.
+ */
+@ConfigMapping(prefix = "quarkus.lock")
+@ConfigRoot(phase = ConfigPhase.RUN_TIME)
+public interface LockRuntimeConfig {
+
+    /**
+     * The lease of an acquired lock: the store frees it after this long unless it is released first. Used when an
+     * acquisition names no lease. Must be positive.
+     */
+    @WithDefault("10s")
+    Duration expireAfter();
+
+    /**
+     * How long {@code acquire()} and {@code acquireAndExecute(action)} wait for the lock before giving up. Zero means
+     * one attempt. Must not be negative.
+     */
+    @WithDefault("10s")
+    Duration waitTimeout();
+
+    /**
+     * How often local per-key state (waiter queues, hold bookkeeping) that nobody uses is evicted from memory. State
+     * that is held or waited on is never evicted. Must be positive.
+     */
+    @WithDefault("1s")
+    Duration expireEvictIdle();
+
+    /**
+     * The namespace of lock keys in the store: every key is stored under this prefix. Must not contain '{' or '}',
+     * which Redis Cluster reads as a hash tag.
+     */
+    @WithDefault("lock:")
+    String keyPrefix();
+
+    /**
+     * The Redis store.
+     */
+    RedisLockConfig redis();
+
+    /**
+     * Configuration of the Redis store.
+     */
+    interface RedisLockConfig {
+
+        /**
+         * The name of the Quarkus Redis client to use (as in {@code quarkus.redis.<name>.hosts}); the default client
+         * when not set.
+         */
+        Optional<String> clientName();
+
+        /**
+         * How long Redis keeps the fencing counter of a key after its last acquisition. Tokens never go backwards
+         * within this time even if the Redis server's clock steps back; after it, the counter is gone and the next
+         * token is taken from the server's clock, which is ahead of every earlier token. Bounds the memory a released
+         * key costs. Must be positive.
+         */
+        @WithDefault("1h")
+        Duration fencingRetention();
+    }
+}

@@ -1,0 +1,150 @@
+package io.quarkiverse.lock.runtime.registry;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.quarkiverse.lock.runtime.local.KeyState;
+import io.quarkiverse.lock.runtime.store.AcquireResult;
+import io.smallrye.mutiny.operators.AbstractUni;
+import io.smallrye.mutiny.subscription.Cancellable;
+import io.smallrye.mutiny.subscription.UniSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscription;
+
+/**
+ * One acquisition by a handle: attempts, and pauses between attempts until the wait runs out. Emits the fencing token
+ * of the new hold, or 0 when the wait ran out first.
+ * <p>
+ * It is written as a loop of fresh subscriptions rather than nested operators, so a long wait does not grow the stack,
+ * and it never cancels a store call in flight: a grant that arrives after the subscriber cancelled is released at
+ * once. Exactly one of "deliver the grant" and "cancel" wins, by one compare-and-set, so a cancelled acquisition
+ * never leaves the lock held.
+ */
+final class AcquireOperation extends AbstractUni<Long> {
+
+    private final LockHandle handle;
+    private final long waitNanos;
+    private final long leaseMillis;
+    private final AtomicBoolean abandoned;
+
+    /**
+     * @param handle the acquiring handle
+     * @param waitNanos how long to wait, 0 for one attempt
+     * @param leaseMillis the lease of the hold
+     * @param abandoned set by an enclosing operation that was cancelled after this one may have delivered its grant;
+     *        a grant that sees it set is released. May be {@code null}.
+     */
+    AcquireOperation(LockHandle handle, long waitNanos, long leaseMillis, AtomicBoolean abandoned) {
+        this.handle = handle;
+        this.waitNanos = waitNanos;
+        this.leaseMillis = leaseMillis;
+        this.abandoned = abandoned;
+    }
+
+    @Override
+    public void subscribe(UniSubscriber<? super Long> subscriber) {
+        Run run = new Run(subscriber);
+        subscriber.onSubscribe(run);
+        run.start();
+    }
+
+    private final class Run implements UniSubscription {
+
+        private static final int RUNNING = 0;
+        private static final int DONE = 1;
+        private static final int CANCELLED = 2;
+
+        private final UniSubscriber<? super Long> downstream;
+        private final AtomicInteger state = new AtomicInteger(RUNNING);
+        private volatile Cancellable pause;
+        private KeyState keyState;
+        private long startNanos;
+        private int failedAttempts;
+
+        Run(UniSubscriber<? super Long> downstream) {
+            this.downstream = downstream;
+        }
+
+        void start() {
+            if (waitNanos > 0 && !handle.isHeldLocally()) {
+                startNanos = System.nanoTime();
+                keyState = handle.registry.states.enterWait(handle.key);
+            }
+            attempt();
+        }
+
+        private boolean waits() {
+            return keyState != null;
+        }
+
+        private void attempt() {
+            if (state.get() != RUNNING) {
+                return;
+            }
+            try {
+                handle.registry.store.tryAcquire(handle.key, handle.owner, leaseMillis)
+                        .subscribe().with(this::onResult, this::onFailure);
+            } catch (RuntimeException e) {
+                onFailure(e);
+            }
+        }
+
+        private void onResult(AcquireResult result) {
+            if (result.acquired()) {
+                onGranted(result.token());
+                return;
+            }
+            long remaining = waits() ? waitNanos - (System.nanoTime() - startNanos) : 0;
+            if (remaining <= 0) {
+                if (state.compareAndSet(RUNNING, DONE)) {
+                    finish();
+                    downstream.onItem(0L);
+                }
+                return;
+            }
+            failedAttempts++;
+            pause = handle.registry.waitStrategy
+                    .pause(keyState, failedAttempts, result.holderRemainingMillis(), remaining)
+                    .subscribe().with(ignored -> attempt(), this::onFailure);
+            if (state.get() == CANCELLED) {
+                pause.cancel();
+            }
+        }
+
+        private void onGranted(long token) {
+            handle.onGranted(token, leaseMillis);
+            if (!state.compareAndSet(RUNNING, DONE)) {
+                handle.releaseQuietly(token, "its acquisition was cancelled");
+                return;
+            }
+            finish();
+            if (abandoned != null && abandoned.get()) {
+                handle.releaseQuietly(token, "its operation was cancelled");
+            }
+            downstream.onItem(token);
+        }
+
+        private void onFailure(Throwable failure) {
+            if (state.compareAndSet(RUNNING, DONE)) {
+                finish();
+                downstream.onFailure(handle.storeFailure("acquire", failure));
+            }
+        }
+
+        @Override
+        public void cancel() {
+            if (state.compareAndSet(RUNNING, CANCELLED)) {
+                Cancellable current = pause;
+                if (current != null) {
+                    current.cancel();
+                }
+                finish();
+            }
+        }
+
+        private void finish() {
+            if (keyState != null) {
+                handle.registry.states.exitWait(keyState);
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.quarkiverse.lock.runtime.registry;
+
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionException;
+
+import io.quarkiverse.lock.CannotAcquireLockException;
+import io.quarkiverse.lock.DistributedLock;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+
+/**
+ * The blocking view of a {@link LockHandle}: each method awaits the reactive one. Mutiny refuses to await on a thread
+ * that must not block (a Vert.x event loop) with an {@link IllegalStateException}.
+ */
+final class BlockingLockHandle implements DistributedLock {
+
+    private final LockHandle handle;
+
+    BlockingLockHandle(LockHandle handle) {
+        this.handle = handle;
+    }
+
+    @Override
+    public String getLockKey() {
+        return handle.getLockKey();
+    }
+
+    @Override
+    public boolean acquireOnce() {
+        return handle.acquireOnce().await().indefinitely();
+    }
+
+    @Override
+    public boolean acquire() {
+        return handle.acquire().await().indefinitely();
+    }
+
+    @Override
+    public boolean acquire(Duration wait) {
+        return handle.acquire(wait).await().indefinitely();
+    }
+
+    @Override
+    public boolean acquire(Duration wait, Duration lease) {
+        return handle.acquire(wait, lease).await().indefinitely();
+    }
+
+    @Override
+    public boolean release() {
+        return handle.release().await().indefinitely();
+    }
+
+    @Override
+    public boolean isAcquired() {
+        return handle.isAcquired().await().indefinitely();
+    }
+
+    @Override
+    public OptionalLong fencingToken() {
+        return handle.fencingToken();
+    }
+
+    @Override
+    public <T> T acquireAndExecute(Callable<T> action) {
+        return acquireAndExecute(handle.registry.defaultWait, action);
+    }
+
+    @Override
+    public <T> T acquireAndExecute(Duration wait, Callable<T> action) {
+        LockArguments.requireWait(wait);
+        LockArguments.requireAction(action);
+        if (!acquire(wait)) {
+            throw new CannotAcquireLockException(handle.key, wait);
+        }
+        T result;
+        try {
+            result = action.call();
+        } catch (Exception | Error failure) {
+            try {
+                release();
+            } catch (RuntimeException releaseFailure) {
+                failure.addSuppressed(releaseFailure);
+            }
+            if (failure instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            throw new CompletionException(failure);
+        }
+        release();
+        return result;
+    }
+
+    @Override
+    public ReactiveDistributedLock toReactive() {
+        return handle;
+    }
+}

@@ -1,0 +1,76 @@
+package io.quarkiverse.lock.runtime.registry;
+
+import java.time.Duration;
+
+import io.quarkiverse.lock.LockRegistry;
+
+/**
+ * Checks the arguments of the public API before anything reaches the store. Each check throws an
+ * {@link IllegalArgumentException} naming the argument and saying what was wrong with it.
+ */
+final class LockArguments {
+
+    private LockArguments() {
+    }
+
+    static String requireKey(String key) {
+        if (key == null) {
+            throw new IllegalArgumentException("key must not be null");
+        }
+        if (key.isBlank()) {
+            throw new IllegalArgumentException("key must not be blank, but is '" + key + "'");
+        }
+        if (key.length() > LockRegistry.MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException("key must be at most " + LockRegistry.MAX_KEY_LENGTH
+                    + " characters long, but has " + key.length());
+        }
+        return key;
+    }
+
+    /**
+     * @return the wait in nanoseconds, {@link Long#MAX_VALUE} for a wait too long to count in nanoseconds
+     */
+    static long requireWait(Duration wait) {
+        if (wait == null) {
+            throw new IllegalArgumentException("wait must not be null");
+        }
+        if (wait.isNegative()) {
+            throw new IllegalArgumentException("wait must not be negative, but is " + wait);
+        }
+        try {
+            return wait.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * @return the lease in milliseconds
+     */
+    static long requireLease(Duration lease) {
+        if (lease == null) {
+            throw new IllegalArgumentException("lease must not be null");
+        }
+        if (lease.isNegative() || lease.isZero()) {
+            throw new IllegalArgumentException("lease must be positive, but is " + lease);
+        }
+        long millis;
+        try {
+            millis = lease.toMillis();
+        } catch (ArithmeticException tooLong) {
+            throw new IllegalArgumentException("lease must be at most " + Duration.ofMillis(Long.MAX_VALUE)
+                    + ", but is " + lease);
+        }
+        if (millis == 0) {
+            throw new IllegalArgumentException("lease must be at least 1 ms, but is " + lease);
+        }
+        return millis;
+    }
+
+    static <T> T requireAction(T action) {
+        if (action == null) {
+            throw new IllegalArgumentException("action must not be null");
+        }
+        return action;
+    }
+}

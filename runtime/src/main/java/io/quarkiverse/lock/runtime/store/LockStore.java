@@ -1,0 +1,63 @@
+package io.quarkiverse.lock.runtime.store;
+
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Where locks live: the one interface each backend (in-memory, Redis, ...) implements.
+ * <p>
+ * Keys are the user's lock keys, already validated; a store adds its own namespace. Owners are unguessable ids, one
+ * per handle. Each operation is atomic in the store (one round trip). Implementations fail the returned {@link Uni}
+ * with the client's error; the caller turns it into a {@code LockException} naming the key and the operation.
+ */
+public interface LockStore {
+
+    /**
+     * @return a short name of the store for messages, such as {@code redis}
+     */
+    String name();
+
+    /**
+     * Acquires the lock for {@code owner} if nobody holds it, and issues a fencing token strictly greater than every
+     * token issued before for this key.
+     *
+     * @param key the lock key
+     * @param owner the owner id
+     * @param leaseMillis the lease, positive
+     * @return the outcome: acquired with its token, or held by another owner
+     */
+    Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis);
+
+    /**
+     * Deletes the lock if, and only if, {@code owner} holds it and its lease has not run out: compare and delete in
+     * one atomic step.
+     *
+     * @param key the lock key
+     * @param owner the owner id
+     * @return {@code true} if the lock was held by {@code owner} and is now released, {@code false} otherwise
+     */
+    Uni<Boolean> release(String key, String owner);
+
+    /**
+     * Sets the lease of the lock to {@code leaseMillis} from now if, and only if, {@code owner} holds it.
+     *
+     * @param key the lock key
+     * @param owner the owner id
+     * @param leaseMillis the new lease, positive
+     * @return {@code true} if the lease was renewed, {@code false} if {@code owner} no longer holds the lock
+     */
+    Uni<Boolean> renew(String key, String owner, long leaseMillis);
+
+    /**
+     * @param key the lock key
+     * @param owner the owner id
+     * @return {@code true} if {@code owner} holds the lock now
+     */
+    Uni<Boolean> isHeld(String key, String owner);
+
+    /**
+     * Frees local memory held by locks whose lease ran out. Called periodically by the idle evictor; stores that keep
+     * nothing locally (the server expires keys itself) do nothing.
+     */
+    default void evictExpired() {
+    }
+}

@@ -1,0 +1,112 @@
+package io.quarkiverse.lock.runtime.store.inmemory;
+
+import java.time.InstantSource;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.quarkiverse.lock.runtime.store.AcquireResult;
+import io.quarkiverse.lock.runtime.store.LockStore;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * A store in this JVM's memory: the same semantics as the distributed stores, for one instance and for tests.
+ * <p>
+ * Each operation is one atomic {@link ConcurrentHashMap#compute} on the key. Fencing tokens come from one counter for
+ * the whole store, so they increase strictly per key without keeping anything per key after a release. Expired locks
+ * are removed when touched and by {@link #evictExpired()}.
+ */
+public final class InMemoryLockStore implements LockStore {
+
+    private final ConcurrentHashMap<String, Hold> locks = new ConcurrentHashMap<>();
+    private final AtomicLong lastToken = new AtomicLong();
+    private final InstantSource clock;
+
+    /**
+     * @param clock the source of time for leases; {@link InstantSource#system()} outside tests
+     */
+    public InMemoryLockStore(InstantSource clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public String name() {
+        return "in-memory";
+    }
+
+    @Override
+    public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis) {
+        long now = clock.millis();
+        Hold[] granted = new Hold[1];
+        Hold current = locks.compute(key, (k, hold) -> {
+            if (hold != null && hold.isLive(now)) {
+                return hold;
+            }
+            granted[0] = new Hold(owner, lastToken.incrementAndGet(), now + leaseMillis);
+            return granted[0];
+        });
+        AcquireResult result = granted[0] != null
+                ? AcquireResult.acquired(granted[0].token)
+                : AcquireResult.heldByAnother(current.expiresAtMillis - now);
+        return Uni.createFrom().item(result);
+    }
+
+    @Override
+    public Uni<Boolean> release(String key, String owner) {
+        long now = clock.millis();
+        boolean[] released = new boolean[1];
+        locks.computeIfPresent(key, (k, hold) -> {
+            if (!hold.isLive(now)) {
+                return null;
+            }
+            if (hold.owner.equals(owner)) {
+                released[0] = true;
+                return null;
+            }
+            return hold;
+        });
+        return Uni.createFrom().item(released[0]);
+    }
+
+    @Override
+    public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
+        long now = clock.millis();
+        boolean[] renewed = new boolean[1];
+        locks.computeIfPresent(key, (k, hold) -> {
+            if (!hold.isLive(now)) {
+                return null;
+            }
+            if (hold.owner.equals(owner)) {
+                renewed[0] = true;
+                return new Hold(owner, hold.token, now + leaseMillis);
+            }
+            return hold;
+        });
+        return Uni.createFrom().item(renewed[0]);
+    }
+
+    @Override
+    public Uni<Boolean> isHeld(String key, String owner) {
+        Hold hold = locks.get(key);
+        return Uni.createFrom().item(hold != null && hold.isLive(clock.millis()) && hold.owner.equals(owner));
+    }
+
+    @Override
+    public void evictExpired() {
+        long now = clock.millis();
+        locks.values().removeIf(hold -> !hold.isLive(now));
+    }
+
+    /**
+     * @return how many locks the store keeps in memory, live or expired but not yet evicted
+     */
+    public int size() {
+        return locks.size();
+    }
+
+    private record Hold(String owner, long token, long expiresAtMillis) {
+
+        boolean isLive(long now) {
+            return expiresAtMillis > now;
+        }
+    }
+}

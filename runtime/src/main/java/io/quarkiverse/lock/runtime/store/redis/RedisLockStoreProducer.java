@@ -1,0 +1,53 @@
+package io.quarkiverse.lock.runtime.store.redis;
+
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Default;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import io.quarkiverse.lock.runtime.config.LockRuntimeConfig;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkus.redis.client.RedisClientName;
+import io.quarkus.runtime.configuration.ConfigurationException;
+import io.vertx.redis.client.Redis;
+
+/**
+ * Produces the Redis {@link LockStore} on the Quarkus Redis client named by {@code quarkus.lock.redis.client-name};
+ * a bean only when the build chose the Redis store.
+ * <p>
+ * The clients are looked up through {@link Instance}: that tells the Redis extension to create every configured
+ * client, so the name can be chosen in runtime configuration.
+ */
+@Singleton
+public class RedisLockStoreProducer {
+
+    @Inject
+    @Any
+    Instance<Redis> clients;
+
+    /**
+     * @param settings the validated settings
+     * @param config the runtime configuration, for the Redis part
+     * @return the store
+     * @throws ConfigurationException if the named client is not configured
+     */
+    @Produces
+    @Singleton
+    LockStore redisLockStore(LockSettings settings, LockRuntimeConfig config) {
+        LockRuntimeConfig.RedisLockConfig redis = config.redis();
+        long retention = LockSettings.positive("quarkus.lock.redis.fencing-retention", redis.fencingRetention())
+                .toMillis();
+        Instance<Redis> client = redis.clientName()
+                .map(name -> clients.select(RedisClientName.Literal.of(name)))
+                .orElseGet(() -> clients.select(Default.Literal.INSTANCE));
+        if (!client.isResolvable()) {
+            throw new ConfigurationException("quarkus.lock.redis.client-name names the Redis client '"
+                    + redis.clientName().orElse("<default>") + "', but no such client is configured "
+                    + "(set quarkus.redis" + redis.clientName().map(name -> "." + name).orElse("") + ".hosts)");
+        }
+        return new RedisLockStore(client.get(), settings.keyPrefix(), retention);
+    }
+}

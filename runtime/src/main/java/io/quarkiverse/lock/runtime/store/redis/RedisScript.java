@@ -1,0 +1,98 @@
+package io.quarkiverse.lock.runtime.store.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.vertx.UniHelper;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+/**
+ * A Lua script shipped with the extension, called by its SHA-1 so only the digest travels on each call.
+ * <p>
+ * When the server answers {@code NOSCRIPT} (it restarted, failed over, or its script cache was flushed) the call is
+ * repeated once with {@code EVAL} and the full source, which also puts the script back in the server's cache.
+ */
+final class RedisScript {
+
+    /** Where the scripts are, as a classpath resource folder; native images must include it. */
+    static final String RESOURCE_FOLDER = "META-INF/quarkus-lock/redis/";
+
+    private final String name;
+    private final String source;
+    private final String sha1;
+
+    private RedisScript(String name, String source) {
+        this.name = name;
+        this.source = source;
+        this.sha1 = sha1(source);
+    }
+
+    /**
+     * @param name the script's file name in {@link #RESOURCE_FOLDER}
+     * @return the loaded script
+     */
+    static RedisScript load(String name) {
+        String path = RESOURCE_FOLDER + name;
+        try (InputStream in = RedisScript.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("Lua script " + path + " is missing from the classpath");
+            }
+            return new RedisScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read Lua script " + path, e);
+        }
+    }
+
+    /**
+     * Runs the script.
+     *
+     * @param redis the client
+     * @param keys the number of leading {@code keysAndArgs} that are keys
+     * @param keysAndArgs the keys, then the arguments
+     * @return the script's reply
+     */
+    Uni<Response> run(Redis redis, int keys, String... keysAndArgs) {
+        return send(redis, Command.EVALSHA, sha1, keys, keysAndArgs)
+                .onFailure(RedisScript::isNoScript)
+                .recoverWithUni(() -> send(redis, Command.EVAL, source, keys, keysAndArgs));
+    }
+
+    String name() {
+        return name;
+    }
+
+    String sha1() {
+        return sha1;
+    }
+
+    private static Uni<Response> send(Redis redis, Command command, String script, int keys, String[] keysAndArgs) {
+        Request request = Request.cmd(command).arg(script).arg(keys);
+        for (String arg : keysAndArgs) {
+            request.arg(arg);
+        }
+        return UniHelper.toUni(redis.send(request));
+    }
+
+    private static boolean isNoScript(Throwable failure) {
+        String message = failure.getMessage();
+        return message != null && message.startsWith("NOSCRIPT");
+    }
+
+    private static String sha1(String source) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is not available", e);
+        }
+    }
+}

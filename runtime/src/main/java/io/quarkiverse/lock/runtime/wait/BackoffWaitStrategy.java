@@ -1,0 +1,76 @@
+package io.quarkiverse.lock.runtime.wait;
+
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.quarkiverse.lock.runtime.local.KeyState;
+import io.quarkiverse.lock.runtime.local.Wakeup;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+
+/**
+ * Waits with capped exponential backoff and jitter on a Vert.x timer, and wakes early when a handle of this JVM
+ * releases the key.
+ * <p>
+ * The n-th pause lasts a random time between half and all of {@code min(MIN * 2^(n-1), MAX)}, never past the holder's
+ * remaining lease (when the store tells it) and never past the caller's wait. Jitter keeps contenders of several
+ * instances from retrying in step.
+ */
+public final class BackoffWaitStrategy implements WaitStrategy {
+
+    /** The first pause, at most. */
+    static final long MIN_MILLIS = 2;
+    /** The longest pause. */
+    static final long MAX_MILLIS = 64;
+
+    private final Vertx vertx;
+
+    /**
+     * @param vertx the Vert.x instance whose timers drive the pauses
+     */
+    public BackoffWaitStrategy(Vertx vertx) {
+        this.vertx = vertx;
+    }
+
+    @Override
+    public Uni<Void> pause(KeyState state, int failedAttempts, long holderRemainingMillis, long remainingNanos) {
+        long delay = delayMillis(failedAttempts, holderRemainingMillis, remainingNanos);
+        return Uni.createFrom().emitter(emitter -> {
+            Context context = callerContext();
+            Wakeup wakeup = new Wakeup(() -> context.runOnContext(ignored -> emitter.complete(null)));
+            long timer = vertx.setTimer(delay, id -> wakeup.fire());
+            state.park(wakeup);
+            emitter.onTermination(() -> {
+                vertx.cancelTimer(timer);
+                state.unpark(wakeup);
+            });
+        });
+    }
+
+    /**
+     * The waiter resumes on the Vert.x context it paused on (so a caller on an event loop stays on it), or on an
+     * event loop when it paused elsewhere. Resuming through the context also keeps a chain of local hand-offs from
+     * growing the releasing thread's stack.
+     */
+    private Context callerContext() {
+        Context current = Vertx.currentContext();
+        return current != null ? current : vertx.getOrCreateContext();
+    }
+
+    /**
+     * @param failedAttempts how many attempts failed so far, at least 1
+     * @param holderRemainingMillis the holder's remaining lease, or negative if unknown
+     * @param remainingNanos how long the caller is still willing to wait
+     * @return the pause before the next attempt, in ms, at least 1
+     */
+    static long delayMillis(int failedAttempts, long holderRemainingMillis, long remainingNanos) {
+        int doublings = Math.min(Math.max(failedAttempts - 1, 0), 10);
+        long ceiling = Math.min(MIN_MILLIS << doublings, MAX_MILLIS);
+        long delay = ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling - ceiling / 2 + 1);
+        if (holderRemainingMillis >= 0) {
+            delay = Math.min(delay, holderRemainingMillis + 1);
+        }
+        long remainingMillis = Math.max(1, (remainingNanos + 999_999) / 1_000_000);
+        return Math.max(1, Math.min(delay, remainingMillis));
+    }
+}
