@@ -1,0 +1,49 @@
+package io.quarkiverse.lock.deployment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.runtime.configuration.ConfigurationException;
+
+/**
+ * How the store is chosen from {@code quarkus.lock.provider} and the client extensions present.
+ */
+class LockStoreSelectionTest {
+
+    @Test
+    void autoPicksRedisWhenItsClientIsPresent() {
+        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.AUTO, true);
+        assertThat(store.provider()).isEqualTo(LockProvider.REDIS);
+        assertThat(store.chosenByDefault()).isFalse();
+    }
+
+    @Test
+    void autoFallsBackToInMemoryAndSaysSoWhenNoClientIsPresent() {
+        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.AUTO, false);
+        assertThat(store.provider()).isEqualTo(LockProvider.IN_MEMORY);
+        assertThat(store.chosenByDefault()).isTrue();
+    }
+
+    @Test
+    void anExplicitInMemoryStoreIsKeptEvenWithRedisPresent() {
+        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.IN_MEMORY, true);
+        assertThat(store.provider()).isEqualTo(LockProvider.IN_MEMORY);
+        assertThat(store.chosenByDefault()).isFalse();
+    }
+
+    @Test
+    void redisWithoutItsClientFailsNamingTheMissingDependency() {
+        assertThatThrownBy(() -> LockStoreSelection.select(LockProvider.REDIS, false))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("quarkus.lock.provider")
+                .hasMessageContaining("quarkus-redis-client");
+    }
+
+    @Test
+    void configNamesAreKebabCase() {
+        assertThat(LockProvider.IN_MEMORY.configName()).isEqualTo("in-memory");
+        assertThat(LockProvider.REDIS.configName()).isEqualTo("redis");
+    }
+}

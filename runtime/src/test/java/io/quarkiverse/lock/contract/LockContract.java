@@ -1,0 +1,409 @@
+package io.quarkiverse.lock.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.lock.CannotAcquireLockException;
+import io.quarkiverse.lock.DistributedLock;
+import io.quarkiverse.lock.LockExpiredException;
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.smallrye.mutiny.subscription.Cancellable;
+
+/**
+ * The behaviour of a lock, stated once: every store runs all of it by extending this class.
+ * <p>
+ * Each test uses keys of its own, so the tests can share one store. Expiry is driven through
+ * {@link #letLeasesRunOut(Duration)}: stores with an injectable clock advance it, stores on a real server wait.
+ */
+public abstract class LockContract {
+
+    /** The lease of acquisitions that a test lets run out. */
+    protected static final Duration SHORT_LEASE = Duration.ofMillis(300);
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    /**
+     * @return the registry under test
+     */
+    protected abstract LockRegistry registry();
+
+    /**
+     * Makes every lease of at most {@code lease}, granted before this call, run out.
+     *
+     * @param lease the longest lease to let run out
+     */
+    protected abstract void letLeasesRunOut(Duration lease);
+
+    /**
+     * @return how many entries the store holds (keys in Redis, documents, ...), to check a call left nothing behind
+     */
+    protected abstract long storeSize();
+
+    private static String newKey(String name) {
+        return name + "-" + UUID.randomUUID();
+    }
+
+    private static <T> T await(Uni<T> uni) {
+        return uni.await().atMost(TIMEOUT);
+    }
+
+    @Test
+    void fiveConcurrentAcquireOnceOnOneKeyGrantExactlyOne() {
+        String key = newKey("once");
+        List<Uni<Boolean>> attempts = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            attempts.add(registry().obtain(key).acquireOnce().runSubscriptionOn(Infrastructure.getDefaultExecutor()));
+        }
+        List<Boolean> results = await(Uni.join().all(attempts).andFailFast());
+        assertThat(results).hasSize(5).containsOnlyOnce(true);
+    }
+
+    @Test
+    void threeContendersWaitingThreeSecondsForTwoSecondActionsTwoSucceedOneGivesUp() {
+        String key = newKey("wait-3s");
+        Overlap overlap = new Overlap();
+        List<Uni<String>> contenders = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            contenders.add(registry().obtain(key)
+                    .acquireAndExecute(Duration.ofSeconds(3), overlap.guard(Uni.createFrom().item("OK")
+                            .onItem().delayIt().by(Duration.ofSeconds(2))))
+                    .onFailure(CannotAcquireLockException.class).recoverWithItem("FAILED"));
+        }
+        List<String> results = await(Uni.join().all(contenders).andFailFast());
+        assertThat(results).containsExactlyInAnyOrder("OK", "OK", "FAILED");
+        assertThat(overlap.max()).isEqualTo(1);
+    }
+
+    @Test
+    void threeContendersWithTheDefaultWaitAllSucceedOneAtATime() {
+        String key = newKey("wait-default");
+        Overlap overlap = new Overlap();
+        List<Uni<String>> contenders = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            contenders.add(registry().obtain(key).acquireAndExecute(overlap.guard(Uni.createFrom().item("OK")
+                    .onItem().delayIt().by(Duration.ofSeconds(2)))));
+        }
+        assertThat(await(Uni.join().all(contenders).andFailFast())).containsExactly("OK", "OK", "OK");
+        assertThat(overlap.max()).isEqualTo(1);
+    }
+
+    @Test
+    void aHandleThatDoesNotHoldTheLockCannotReleaseIt() {
+        String key = newKey("non-holder");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        ReactiveDistributedLock other = registry().obtain(key);
+        assertThat(await(holder.acquireOnce())).isTrue();
+
+        assertThat(await(other.release())).isFalse();
+
+        assertThat(await(holder.isAcquired())).isTrue();
+        assertThat(await(registry().obtain(key).acquireOnce())).isFalse();
+        assertThat(await(holder.release())).isTrue();
+    }
+
+    @Test
+    void theHolderCannotAcquireAgainAndDoesNotWaitForItself() {
+        String key = newKey("single-entrant");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquireOnce())).isTrue();
+        long start = System.nanoTime();
+        assertThat(await(holder.acquire(Duration.ofSeconds(20)))).isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+        assertThat(await(holder.release())).isTrue();
+        assertThat(await(holder.release())).isFalse();
+    }
+
+    @Test
+    void aReleaseAfterTheLeaseRanOutFailsAndAnotherHandleCanThenTakeTheLock() {
+        String key = newKey("expired");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquire(Duration.ZERO, SHORT_LEASE))).isTrue();
+
+        letLeasesRunOut(SHORT_LEASE);
+
+        assertThat(await(holder.isAcquired())).isFalse();
+        assertThatThrownBy(() -> await(holder.release()))
+                .isInstanceOf(LockExpiredException.class)
+                .hasMessageContaining(key)
+                .hasMessageContaining("integrity");
+        assertThat(await(registry().obtain(key).acquireOnce())).isTrue();
+    }
+
+    @Test
+    void fencingTokensStrictlyIncreaseAcrossAcquisitionsReleasesAndExpiries() {
+        String key = newKey("fencing");
+        List<Long> tokens = new ArrayList<>();
+
+        ReactiveDistributedLock first = registry().obtain(key);
+        assertThat(first.fencingToken()).isEmpty();
+        assertThat(await(first.acquireOnce())).isTrue();
+        tokens.add(first.fencingToken().getAsLong());
+        assertThat(await(first.release())).isTrue();
+        assertThat(first.fencingToken()).isEmpty();
+
+        ReactiveDistributedLock second = registry().obtain(key);
+        assertThat(await(second.acquire(Duration.ZERO, SHORT_LEASE))).isTrue();
+        tokens.add(second.fencingToken().getAsLong());
+        letLeasesRunOut(SHORT_LEASE);
+
+        ReactiveDistributedLock third = registry().obtain(key);
+        assertThat(await(third.acquireOnce())).isTrue();
+        tokens.add(third.fencingToken().getAsLong());
+        assertThat(await(third.release())).isTrue();
+
+        assertThat(await(first.acquireOnce())).isTrue();
+        tokens.add(first.fencingToken().getAsLong());
+        assertThat(await(first.release())).isTrue();
+
+        assertThat(tokens).hasSize(4).isSorted().doesNotHaveDuplicates();
+        assertThat(tokens.get(0)).isPositive();
+    }
+
+    @Test
+    void aCancelledWaitLeavesNothingHeld() throws InterruptedException {
+        String key = newKey("cancel-wait");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquireOnce())).isTrue();
+
+        ReactiveDistributedLock waiter = registry().obtain(key);
+        AtomicReference<Boolean> outcome = new AtomicReference<>();
+        Cancellable waiting = waiter.acquire(Duration.ofSeconds(20)).subscribe().with(outcome::set);
+        Thread.sleep(50);
+        waiting.cancel();
+        assertThat(await(holder.release())).isTrue();
+
+        assertThat(await(registry().obtain(key).acquireOnce())).isTrue();
+        assertThat(outcome.get()).isNull();
+        assertThat(waiter.fencingToken()).isEmpty();
+    }
+
+    @Test
+    void acquisitionsCancelledRightAfterSubscriptionHoldNothingUnlessTheyReportedTheLock() {
+        String key = newKey("cancel-in-flight");
+        List<ReactiveDistributedLock> handles = new ArrayList<>();
+        List<AtomicReference<Boolean>> outcomes = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            ReactiveDistributedLock handle = registry().obtain(key);
+            AtomicReference<Boolean> outcome = new AtomicReference<>();
+            handle.acquire(Duration.ofSeconds(20)).subscribe().with(outcome::set).cancel();
+            handles.add(handle);
+            outcomes.add(outcome);
+        }
+        for (int i = 0; i < handles.size(); i++) {
+            if (Boolean.TRUE.equals(outcomes.get(i).get())) {
+                assertThat(await(handles.get(i).release())).isTrue();
+            }
+        }
+        ReactiveDistributedLock third = registry().obtain(key);
+        eventually(() -> await(third.acquireOnce()));
+    }
+
+    @Test
+    void aCancelledAcquireAndExecuteReleasesTheLock() throws InterruptedException {
+        String key = newKey("cancel-action");
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicInteger cancelledActions = new AtomicInteger();
+        Uni<String> endless = Uni.createFrom().<String> nothing()
+                .onSubscription().invoke(started::countDown)
+                .onCancellation().invoke(cancelledActions::incrementAndGet);
+        Cancellable running = registry().obtain(key).acquireAndExecute(endless).subscribe().with(ignored -> {
+        });
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(await(registry().obtain(key).acquireOnce())).isFalse();
+
+        running.cancel();
+
+        assertThat(cancelledActions.get()).isEqualTo(1);
+        ReactiveDistributedLock third = registry().obtain(key);
+        eventually(() -> await(third.acquireOnce()));
+    }
+
+    @Test
+    void aFailingActionReleasesTheLockAndItsFailureReachesTheCallerUnchanged() {
+        String key = newKey("failing-action");
+        IllegalStateException failure = new IllegalStateException("payment declined");
+        ReactiveDistributedLock lock = registry().obtain(key);
+
+        assertThatThrownBy(() -> await(lock.acquireAndExecute(Uni.createFrom().failure(failure))))
+                .isSameAs(failure);
+        assertThat(failure.getSuppressed()).isEmpty();
+        assertThat(lock.fencingToken()).isEmpty();
+        assertThat(await(registry().obtain(key).acquireOnce())).isTrue();
+    }
+
+    @Test
+    void anActionRunsOnlyWhileTheLockIsHeldAndItsItemIsReturned() {
+        String key = newKey("action");
+        ReactiveDistributedLock lock = registry().obtain(key);
+        ReactiveDistributedLock probe = registry().obtain(key);
+        Uni<Boolean> action = Uni.createFrom().deferred(() -> probe.acquireOnce().map(acquired -> !acquired));
+
+        assertThat(await(lock.acquireAndExecute(action))).isTrue();
+        assertThat(await(probe.acquireOnce())).isTrue();
+    }
+
+    @Test
+    void anActionThatOutlivesItsLeaseFailsWithLockExpired() {
+        String key = newKey("outlived");
+        ReactiveDistributedLock lock = registry().obtain(key);
+        assertThat(await(lock.acquire(Duration.ZERO, SHORT_LEASE))).isTrue();
+        letLeasesRunOut(SHORT_LEASE);
+        assertThatThrownBy(() -> await(lock.release())).isInstanceOf(LockExpiredException.class);
+        assertThat(await(lock.release())).isFalse();
+    }
+
+    @Test
+    void aStreamRunsWhileTheLockIsHeldAndReleasesItOnCompletionAndOnFailure() {
+        String key = newKey("stream");
+        ReactiveDistributedLock lock = registry().obtain(key);
+        ReactiveDistributedLock probe = registry().obtain(key);
+        Multi<Boolean> stream = Multi.createFrom().range(0, 3)
+                .onItem().transformToUniAndConcatenate(i -> probe.acquireOnce().map(acquired -> !acquired));
+
+        List<Boolean> items = lock.acquireAndExecuteMany(stream).collect().asList().await().atMost(TIMEOUT);
+
+        assertThat(items).containsExactly(true, true, true);
+        assertThat(await(probe.acquireOnce())).isTrue();
+        assertThat(await(probe.release())).isTrue();
+
+        IllegalArgumentException failure = new IllegalArgumentException("bad row");
+        assertThatThrownBy(() -> lock.acquireAndExecuteMany(Duration.ZERO, Multi.createFrom().failure(failure))
+                .collect().asList().await().atMost(TIMEOUT)).isSameAs(failure);
+        assertThat(await(probe.acquireOnce())).isTrue();
+    }
+
+    @Test
+    void acquireAndExecuteFailsWithCannotAcquireWhenTheWaitRunsOutAndDoesNotRunTheAction() {
+        String key = newKey("busy");
+        assertThat(await(registry().obtain(key).acquireOnce())).isTrue();
+        AtomicInteger runs = new AtomicInteger();
+
+        assertThatThrownBy(() -> await(registry().obtain(key).acquireAndExecute(Duration.ofMillis(100),
+                Uni.createFrom().item(runs::incrementAndGet))))
+                .isInstanceOf(CannotAcquireLockException.class)
+                .hasMessageContaining(key);
+        assertThat(runs.get()).isZero();
+    }
+
+    @Test
+    void theBlockingViewHasTheSameSemantics() {
+        String key = newKey("blocking");
+        DistributedLock lock = registry().obtainBlocking(key);
+        DistributedLock other = registry().obtainBlocking(key);
+
+        assertThat(lock.acquireOnce()).isTrue();
+        OptionalLong token = lock.fencingToken();
+        assertThat(token).isPresent();
+        assertThat(lock.isAcquired()).isTrue();
+        assertThat(other.acquire(Duration.ofMillis(50))).isFalse();
+        assertThat(other.release()).isFalse();
+        assertThat(lock.release()).isTrue();
+
+        assertThat(other.acquireAndExecute(() -> "done")).isEqualTo("done");
+        IllegalStateException failure = new IllegalStateException("boom");
+        assertThatThrownBy(() -> other.acquireAndExecute(Duration.ZERO, () -> {
+            throw failure;
+        })).isSameAs(failure);
+        assertThat(lock.acquireOnce()).isTrue();
+        assertThat(lock.fencingToken().getAsLong()).isGreaterThan(token.getAsLong());
+        assertThat(lock.toReactive().getLockKey()).isEqualTo(key);
+        assertThat(lock.release()).isTrue();
+    }
+
+    @Test
+    void badInputFailsFastNamingTheArgumentAndReachesNothing() {
+        long before = storeSize();
+        ReactiveDistributedLock lock = registry().obtain(newKey("bad-input"));
+        Uni<String> action = Uni.createFrom().item("x");
+
+        assertThatThrownBy(() -> registry().obtain(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("key");
+        assertThatThrownBy(() -> registry().obtain("")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("key");
+        assertThatThrownBy(() -> registry().obtain(" \t\n")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("key");
+        assertThatThrownBy(() -> registry().obtain("k".repeat(LockRegistry.MAX_KEY_LENGTH + 1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
+        assertThatThrownBy(() -> registry().obtainBlocking(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("key");
+
+        assertThatThrownBy(() -> lock.acquire(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("wait");
+        assertThatThrownBy(() -> lock.acquire(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("wait");
+        assertThatThrownBy(() -> lock.acquire(Duration.ZERO, null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lease");
+        assertThatThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
+        assertThatThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofMillis(-5)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
+        assertThatThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofNanos(10)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
+        assertThatThrownBy(() -> lock.acquireAndExecute(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("action");
+        assertThatThrownBy(() -> lock.acquireAndExecute(Duration.ZERO, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("action");
+        assertThatThrownBy(() -> lock.acquireAndExecute(null, action)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("wait");
+        assertThatThrownBy(() -> lock.acquireAndExecute(Duration.ofMillis(-1), action))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
+        assertThatThrownBy(() -> lock.acquireAndExecuteMany(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("action");
+        assertThatThrownBy(() -> lock.acquireAndExecuteMany(Duration.ofMillis(-1), Multi.createFrom().item(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
+        assertThatThrownBy(() -> lock.toBlocking().acquireAndExecute(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("action");
+
+        assertThat(storeSize()).isEqualTo(before);
+        assertThat(lock.fencingToken()).isEmpty();
+    }
+
+    /**
+     * Waits up to five seconds for a condition that an asynchronous step (such as a release after a cancellation)
+     * makes true, and fails if it does not.
+     */
+    protected static void eventually(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("condition still false after 5 s").isLessThan(deadline);
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** Counts how many guarded actions run at once. */
+    private static final class Overlap {
+
+        private final AtomicInteger running = new AtomicInteger();
+        private final AtomicInteger max = new AtomicInteger();
+
+        <T> Uni<T> guard(Uni<T> action) {
+            return action.onSubscription().invoke(() -> max.accumulateAndGet(running.incrementAndGet(), Math::max))
+                    .onTermination().invoke(running::decrementAndGet);
+        }
+
+        int max() {
+            return max.get();
+        }
+    }
+}

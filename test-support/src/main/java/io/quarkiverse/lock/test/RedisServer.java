@@ -1,0 +1,208 @@
+package io.quarkiverse.lock.test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real {@code redis-server} process on a free loopback port, for tests.
+ * <p>
+ * The binary is {@code redis-server} from the {@code PATH}, or the one named by the {@code REDIS_SERVER} environment
+ * variable. {@link #shared()} starts one server per JVM and stops it when the JVM exits.
+ */
+public final class RedisServer implements AutoCloseable {
+
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(20);
+    /**
+     * Where the shared server's port is published, so that the copies of this class that Quarkus test class loaders
+     * make find the one server instead of starting their own.
+     */
+    private static final String SHARED_PORT_PROPERTY = "quarkus-lock.test.redis-port";
+    private static RedisServer shared;
+
+    private final int port;
+    private final Process process;
+    private final Path directory;
+
+    private RedisServer(int port, Process process, Path directory) {
+        this.port = port;
+        this.process = process;
+        this.directory = directory;
+    }
+
+    /**
+     * @return the server shared by every test of this JVM, started on first use
+     */
+    public static RedisServer shared() {
+        synchronized (System.class) {
+            if (shared == null) {
+                String published = System.getProperty(SHARED_PORT_PROPERTY);
+                if (published != null) {
+                    shared = new RedisServer(Integer.parseInt(published), null, null);
+                } else {
+                    RedisServer server = start();
+                    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "redis-server-stop"));
+                    System.setProperty(SHARED_PORT_PROPERTY, Integer.toString(server.port));
+                    shared = server;
+                }
+            }
+            return shared;
+        }
+    }
+
+    /**
+     * Starts a new server and waits until it answers {@code PING}.
+     *
+     * @return the running server
+     * @throws IllegalStateException if it could not be started
+     */
+    public static RedisServer start() {
+        String binary = System.getenv().getOrDefault("REDIS_SERVER", "redis-server");
+        try {
+            int port = freePort();
+            Path directory = Files.createTempDirectory("quarkus-lock-redis");
+            Process process = new ProcessBuilder(List.of(binary, "--port", Integer.toString(port),
+                    "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory.toString()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(directory.resolve("redis.log").toFile())
+                    .start();
+            RedisServer server = new RedisServer(port, process, directory);
+            server.awaitReady();
+            return server;
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not start " + binary + ": install the redis-server package, "
+                    + "or set REDIS_SERVER to its path", e);
+        }
+    }
+
+    /**
+     * @return the port the server listens on, on 127.0.0.1
+     */
+    public int port() {
+        return port;
+    }
+
+    /**
+     * @return the server's address as a Redis URI, for {@code quarkus.redis.hosts}
+     */
+    public String uri() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    /**
+     * @return {@code true} while the server process runs
+     */
+    public boolean isRunning() {
+        try {
+            return "+PONG".equals(send("PING"));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Sends one inline command and returns the first line of the reply, for checks that need no client library.
+     *
+     * @param command the command, such as {@code DBSIZE}
+     * @return the reply's first line, such as {@code :0}
+     * @throws IOException if the server cannot be reached
+     */
+    public String send(String command) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(5_000);
+            OutputStream out = socket.getOutputStream();
+            out.write((command + "\r\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            StringBuilder line = new StringBuilder();
+            int c;
+            while ((c = in.read()) != -1 && c != '\n') {
+                if (c != '\r') {
+                    line.append((char) c);
+                }
+            }
+            return line.toString();
+        }
+    }
+
+    /**
+     * Stops the server; does nothing on a handle to a server started by another class loader.
+     */
+    @Override
+    public void close() {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+        deleteQuietly(directory.resolve("redis.log"));
+        deleteQuietly(directory);
+    }
+
+    private void awaitReady() {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("redis-server exited with " + process.exitValue() + ": "
+                        + readLog());
+            }
+            try {
+                if ("+PONG".equals(send("PING"))) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            sleep(Duration.ofMillis(20));
+        }
+        close();
+        throw new IllegalStateException("redis-server did not answer PING within " + STARTUP_TIMEOUT);
+    }
+
+    private String readLog() {
+        try {
+            return Files.readString(directory.resolve("redis.log"));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for redis-server", e);
+        }
+    }
+
+    private static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+            // a temporary file left behind is harmless
+        }
+    }
+}
