@@ -32,8 +32,11 @@ class InMemoryStoreTest {
             .assertLogRecords(records -> {
                 assertThat(records).anyMatch(r -> r.getLevel().intValue() == Level.INFO.intValue()
                         && r.getMessage().contains("in-memory store: locks are local to this JVM"));
-                assertThat(records).anyMatch(r -> r.getMessage().contains("Idle lock evictor stopped"));
-            });
+            })
+            .setAfterAllCustomizer(InMemoryStoreTest::assertEvictorStopped);
+
+    /** Where the test hands the evictor to the check that runs after shutdown, across class loaders. */
+    private static final String EVICTOR = InMemoryStoreTest.class.getName() + ".evictor";
 
     @Inject
     LockRegistry registry;
@@ -62,5 +65,16 @@ class InMemoryStoreTest {
     @Test
     void theEvictorRunsWhileTheApplicationRuns() {
         assertThat(evictor.isRunning()).isTrue();
+        System.getProperties().put(EVICTOR, evictor);
+    }
+
+    static void assertEvictorStopped() {
+        Object evictor = System.getProperties().remove(EVICTOR);
+        assertThat(evictor).as("the evictor seen while the application ran").isNotNull();
+        try {
+            assertThat(evictor.getClass().getMethod("isRunning").invoke(evictor)).isEqualTo(Boolean.FALSE);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
     }
 }
