@@ -19,7 +19,14 @@ final class InvalidConfiguration {
                 .overrideConfigKey("quarkus.devservices.enabled", "false")
                 .overrideConfigKey("quarkus.lock.provider", "in-memory")
                 .overrideConfigKey(property, value)
-                .assertException(failure -> assertThat(messages(failure)).contains(property));
+                .assertException(failure -> assertMentions(failure, property));
+    }
+
+    /**
+     * Checks that a startup failure, or one of its causes, mentions each of the given words.
+     */
+    static void assertMentions(Throwable failure, String... words) {
+        assertThat(messages(failure)).contains(words);
     }
 
     private static String messages(Throwable failure) {

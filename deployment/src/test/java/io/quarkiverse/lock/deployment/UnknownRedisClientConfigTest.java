@@ -1,7 +1,5 @@
 package io.quarkiverse.lock.deployment;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,13 +18,8 @@ class UnknownRedisClientConfigTest {
             .overrideConfigKey("quarkus.devservices.enabled", "false")
             .overrideConfigKey("quarkus.redis.hosts", RedisServer.shared().uri())
             .overrideConfigKey("quarkus.lock.redis.client-name", "nowhere")
-            .assertException(failure -> {
-                StringBuilder messages = new StringBuilder();
-                for (Throwable t = failure; t != null; t = t.getCause()) {
-                    messages.append(t.getMessage()).append('\n');
-                }
-                assertThat(messages.toString()).contains("quarkus.lock.redis.client-name").contains("nowhere");
-            });
+            .assertException(failure -> InvalidConfiguration.assertMentions(failure,
+                    "quarkus.lock.redis.client-name", "nowhere"));
 
     @Test
     void startupFailsNamingTheProperty() {
