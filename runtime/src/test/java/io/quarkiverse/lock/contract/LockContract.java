@@ -21,6 +21,8 @@ import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.store.LockStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -324,6 +326,26 @@ public abstract class LockContract {
         assertThat(lock.fencingToken().getAsLong()).isGreaterThan(token.getAsLong());
         assertThat(lock.toReactive().getLockKey()).isEqualTo(key);
         assertThat(lock.release()).isTrue();
+    }
+
+    @Test
+    void onlyTheHolderCanRenewItsLeaseAndOnlyWhileItHoldsTheLock() {
+        String key = newKey("renew");
+        LockStore store = ((DefaultLockRegistry) registry()).store();
+        long shortLease = SHORT_LEASE.toMillis();
+        assertThat(await(store.tryAcquire(key, "holder", shortLease)).acquired()).isTrue();
+
+        assertThat(await(store.renew(key, "someone-else", 60_000))).isFalse();
+        assertThat(await(store.renew(key, "holder", 60_000))).isTrue();
+        letLeasesRunOut(SHORT_LEASE);
+        assertThat(await(store.isHeld(key, "holder"))).as("the renewed lease outlives the first one").isTrue();
+        assertThat(await(store.tryAcquire(key, "someone-else", shortLease)).acquired()).isFalse();
+
+        assertThat(await(store.renew(key, "holder", shortLease))).isTrue();
+        letLeasesRunOut(SHORT_LEASE);
+        assertThat(await(store.renew(key, "holder", 60_000))).as("a lease that ran out cannot be renewed").isFalse();
+        assertThat(await(store.isHeld(key, "holder"))).isFalse();
+        assertThat(await(store.tryAcquire(key, "someone-else", shortLease)).acquired()).isTrue();
     }
 
     @Test
