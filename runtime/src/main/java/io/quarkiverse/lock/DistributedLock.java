@@ -111,6 +111,21 @@ public interface DistributedLock {
     <T> T acquireAndExecute(Duration wait, Callable<T> action);
 
     /**
+     * Acquires the lock (waiting up to {@code wait}) for the given lease, calls {@code action} while holding it, and
+     * releases it whether the action returns or throws.
+     *
+     * @param wait how long to wait for the lock; zero means one attempt
+     * @param lease how long the store keeps the lock unless it is released first
+     * @param action the action, called only once the lock is held
+     * @param <T> the action's result type
+     * @return what the action returned
+     * @throws IllegalArgumentException if {@code wait} is {@code null} or negative, {@code lease} is {@code null},
+     *         zero or negative, or {@code action} is {@code null}
+     * @see #acquireAndExecute(Callable)
+     */
+    <T> T acquireAndExecute(Duration wait, Duration lease, Callable<T> action);
+
+    /**
      * @return the reactive handle this view blocks on
      */
     ReactiveDistributedLock toReactive();

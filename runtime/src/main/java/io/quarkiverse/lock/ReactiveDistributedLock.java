@@ -123,6 +123,21 @@ public interface ReactiveDistributedLock {
     <T> Uni<T> acquireAndExecute(Duration wait, Uni<T> action);
 
     /**
+     * Acquires the lock (waiting up to {@code wait}) for the given lease, runs {@code action} while holding it, and
+     * releases it when the action emits its item, fails, or is cancelled.
+     *
+     * @param wait how long to wait for the lock; zero means one attempt
+     * @param lease how long the store keeps the lock unless it is released first; an action that outlives it fails
+     *        with {@link LockExpiredException}
+     * @param action the action; subscribed to only once the lock is held
+     * @param <T> the type of the action's item
+     * @return a {@link Uni} emitting the action's item; failures as in {@link #acquireAndExecute(Uni)}
+     * @throws IllegalArgumentException if {@code wait} is {@code null} or negative, {@code lease} is {@code null},
+     *         zero or negative, or {@code action} is {@code null}
+     */
+    <T> Uni<T> acquireAndExecute(Duration wait, Duration lease, Uni<T> action);
+
+    /**
      * Acquires the lock (waiting up to {@code quarkus.lock.wait-timeout}), streams {@code action} while holding it,
      * and releases it when the stream completes, fails, or is cancelled.
      *
@@ -144,6 +159,20 @@ public interface ReactiveDistributedLock {
      * @throws IllegalArgumentException if {@code wait} is {@code null} or negative, or {@code action} is {@code null}
      */
     <T> Multi<T> acquireAndExecuteMany(Duration wait, Multi<T> action);
+
+    /**
+     * Acquires the lock (waiting up to {@code wait}) for the given lease, streams {@code action} while holding it, and
+     * releases it when the stream completes, fails, or is cancelled.
+     *
+     * @param wait how long to wait for the lock; zero means one attempt
+     * @param lease how long the store keeps the lock unless it is released first
+     * @param action the stream; subscribed to only once the lock is held
+     * @param <T> the type of the stream's items
+     * @return a {@link Multi} emitting the action's items; failures as in {@link #acquireAndExecute(Uni)}
+     * @throws IllegalArgumentException if {@code wait} is {@code null} or negative, {@code lease} is {@code null},
+     *         zero or negative, or {@code action} is {@code null}
+     */
+    <T> Multi<T> acquireAndExecuteMany(Duration wait, Duration lease, Multi<T> action);
 
     /**
      * Returns a blocking view of this same handle: same owner, same hold, same semantics.

@@ -385,6 +385,12 @@ public abstract class LockContract {
                 .hasMessageContaining("wait");
         assertThatThrownBy(() -> lock.acquireAndExecute(Duration.ofMillis(-1), action))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
+        assertThatThrownBy(() -> lock.acquireAndExecute(Duration.ZERO, Duration.ZERO, action))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
+        assertThatThrownBy(() -> lock.acquireAndExecuteMany(Duration.ZERO, null, Multi.createFrom().item(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
+        assertThatThrownBy(() -> lock.toBlocking().acquireAndExecute(Duration.ZERO, Duration.ofDays(-1), () -> 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
         assertThatThrownBy(() -> lock.acquireAndExecuteMany(null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("action");
         assertThatThrownBy(() -> lock.acquireAndExecuteMany(Duration.ofMillis(-1), Multi.createFrom().item(1)))

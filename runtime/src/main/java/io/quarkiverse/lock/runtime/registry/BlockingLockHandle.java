@@ -68,9 +68,15 @@ final class BlockingLockHandle implements DistributedLock {
 
     @Override
     public <T> T acquireAndExecute(Duration wait, Callable<T> action) {
+        return acquireAndExecute(wait, handle.registry.defaultLease, action);
+    }
+
+    @Override
+    public <T> T acquireAndExecute(Duration wait, Duration lease, Callable<T> action) {
         LockArguments.requireWait(wait);
+        LockArguments.requireLease(lease);
         LockArguments.requireAction(action);
-        if (!acquire(wait)) {
+        if (!acquire(wait, lease)) {
             throw new CannotAcquireLockException(handle.key, wait);
         }
         T result;

@@ -100,9 +100,14 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public <T> Uni<T> acquireAndExecute(Duration wait, Uni<T> action) {
+        return acquireAndExecute(wait, registry.defaultLease, action);
+    }
+
+    @Override
+    public <T> Uni<T> acquireAndExecute(Duration wait, Duration lease, Uni<T> action) {
         long waitNanos = LockArguments.requireWait(wait);
+        long leaseMillis = LockArguments.requireLease(lease);
         LockArguments.requireAction(action);
-        long leaseMillis = LockArguments.requireLease(registry.defaultLease);
         return Uni.createFrom().deferred(() -> {
             AtomicBoolean abandoned = new AtomicBoolean();
             return Infrastructure.onUniCreation(new AcquireOperation(this, waitNanos, leaseMillis, abandoned))
@@ -121,9 +126,14 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public <T> Multi<T> acquireAndExecuteMany(Duration wait, Multi<T> action) {
+        return acquireAndExecuteMany(wait, registry.defaultLease, action);
+    }
+
+    @Override
+    public <T> Multi<T> acquireAndExecuteMany(Duration wait, Duration lease, Multi<T> action) {
         long waitNanos = LockArguments.requireWait(wait);
+        long leaseMillis = LockArguments.requireLease(lease);
         LockArguments.requireAction(action);
-        long leaseMillis = LockArguments.requireLease(registry.defaultLease);
         return Multi.createFrom().deferred(() -> {
             AtomicBoolean abandoned = new AtomicBoolean();
             return Infrastructure.onUniCreation(new AcquireOperation(this, waitNanos, leaseMillis, abandoned))
