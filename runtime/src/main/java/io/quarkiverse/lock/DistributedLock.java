@@ -2,7 +2,6 @@ package io.quarkiverse.lock;
 
 import java.time.Duration;
 import java.util.OptionalLong;
-import java.util.concurrent.Callable;
 
 /**
  * The blocking view of a {@link ReactiveDistributedLock}, for imperative code.
@@ -87,15 +86,15 @@ public interface DistributedLock {
      *
      * @param action the action, called only once the lock is held
      * @param <T> the action's result type
+     * @param <E> the checked exception the action may throw
      * @return what the action returned
+     * @throws E the action's own exception, unchanged (the lock is released first)
      * @throws CannotAcquireLockException if the wait ran out (the action is then not called)
      * @throws LockExpiredException if the action returned but the lease ran out before the release
      * @throws LockException if the store failed
-     * @throws RuntimeException the action's own exception, unchanged (a checked one is wrapped in a
-     *         {@link java.util.concurrent.CompletionException})
      * @throws IllegalArgumentException if {@code action} is {@code null}
      */
-    <T> T acquireAndExecute(Callable<T> action);
+    <T, E extends Exception> T acquireAndExecute(LockedSection<T, E> action) throws E;
 
     /**
      * Acquires the lock (waiting up to {@code wait}), calls {@code action} while holding it, and releases it whether
@@ -104,11 +103,13 @@ public interface DistributedLock {
      * @param wait how long to wait for the lock; zero means one attempt
      * @param action the action, called only once the lock is held
      * @param <T> the action's result type
+     * @param <E> the checked exception the action may throw
      * @return what the action returned
+     * @throws E the action's own exception, unchanged
      * @throws IllegalArgumentException if {@code wait} is {@code null} or negative, or {@code action} is {@code null}
-     * @see #acquireAndExecute(Callable)
+     * @see #acquireAndExecute(LockedSection)
      */
-    <T> T acquireAndExecute(Duration wait, Callable<T> action);
+    <T, E extends Exception> T acquireAndExecute(Duration wait, LockedSection<T, E> action) throws E;
 
     /**
      * Acquires the lock (waiting up to {@code wait}) for the given lease, calls {@code action} while holding it, and
@@ -118,12 +119,14 @@ public interface DistributedLock {
      * @param lease how long the store keeps the lock unless it is released first
      * @param action the action, called only once the lock is held
      * @param <T> the action's result type
+     * @param <E> the checked exception the action may throw
      * @return what the action returned
+     * @throws E the action's own exception, unchanged
      * @throws IllegalArgumentException if {@code wait} is {@code null} or negative, {@code lease} is {@code null},
      *         zero or negative, or {@code action} is {@code null}
-     * @see #acquireAndExecute(Callable)
+     * @see #acquireAndExecute(LockedSection)
      */
-    <T> T acquireAndExecute(Duration wait, Duration lease, Callable<T> action);
+    <T, E extends Exception> T acquireAndExecute(Duration wait, Duration lease, LockedSection<T, E> action) throws E;
 
     /**
      * @return the reactive handle this view blocks on

@@ -1,16 +1,19 @@
 package io.quarkiverse.lock.runtime;
 
+import java.util.Map;
 import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.runtime.config.LockRuntimeConfig;
 import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.interceptor.LockedDurations;
 import io.quarkiverse.lock.runtime.local.IdleLockEvictor;
 import io.quarkus.arc.Arc;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.ShutdownContext;
 import io.quarkus.runtime.annotations.Recorder;
+import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**
  * Wires the locks at runtime init: validated settings, the startup message naming the store, and the idle evictor
@@ -55,6 +58,30 @@ public class LockRecorder {
                     + "instances. Add a store client extension, or set quarkus.lock.provider=in-memory to accept this.");
         } else {
             LOG.info("Quarkus Lock uses the in-memory store: locks are local to this JVM");
+        }
+    }
+
+    /**
+     * Resolves the config expressions of {@code @Locked} durations now, so one that names a missing property or
+     * resolves to no valid duration fails startup instead of the first call.
+     *
+     * @param waits {@code waitTime} expressions, by the method they belong to
+     * @param leases {@code expireAfter} expressions, by the method they belong to
+     * @throws ConfigurationException naming the member, the method and what is wrong
+     */
+    public void checkDurationExpressions(Map<String, String> waits, Map<String, String> leases) {
+        LockSettings settings = LockSettings.from(config.getValue());
+        try {
+            for (Map.Entry<String, String> wait : waits.entrySet()) {
+                LockedDurations.resolve(wait.getValue(), settings.defaultWait(), "@Locked(waitTime) of "
+                        + wait.getKey(), true);
+            }
+            for (Map.Entry<String, String> lease : leases.entrySet()) {
+                LockedDurations.resolve(lease.getValue(), settings.defaultLease(), "@Locked(expireAfter) of "
+                        + lease.getKey(), false);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(e.getMessage(), e);
         }
     }
 

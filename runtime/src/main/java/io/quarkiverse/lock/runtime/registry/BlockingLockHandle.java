@@ -2,11 +2,10 @@ package io.quarkiverse.lock.runtime.registry;
 
 import java.time.Duration;
 import java.util.OptionalLong;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletionException;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.DistributedLock;
+import io.quarkiverse.lock.LockedSection;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 
 /**
@@ -62,17 +61,18 @@ final class BlockingLockHandle implements DistributedLock {
     }
 
     @Override
-    public <T> T acquireAndExecute(Callable<T> action) {
-        return acquireAndExecute(handle.registry.defaultWait, action);
+    public <T, E extends Exception> T acquireAndExecute(LockedSection<T, E> action) throws E {
+        return acquireAndExecute(handle.registry.defaultWait, handle.registry.defaultLease, action);
     }
 
     @Override
-    public <T> T acquireAndExecute(Duration wait, Callable<T> action) {
+    public <T, E extends Exception> T acquireAndExecute(Duration wait, LockedSection<T, E> action) throws E {
         return acquireAndExecute(wait, handle.registry.defaultLease, action);
     }
 
     @Override
-    public <T> T acquireAndExecute(Duration wait, Duration lease, Callable<T> action) {
+    public <T, E extends Exception> T acquireAndExecute(Duration wait, Duration lease, LockedSection<T, E> action)
+            throws E {
         LockArguments.requireWait(wait);
         LockArguments.requireLease(lease);
         LockArguments.requireAction(action);
@@ -81,20 +81,14 @@ final class BlockingLockHandle implements DistributedLock {
         }
         T result;
         try {
-            result = action.call();
+            result = action.run();
         } catch (Exception | Error failure) {
             try {
                 release();
             } catch (RuntimeException releaseFailure) {
                 failure.addSuppressed(releaseFailure);
             }
-            if (failure instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (failure instanceof Error error) {
-                throw error;
-            }
-            throw new CompletionException(failure);
+            throw failure;
         }
         release();
         return result;

@@ -1,0 +1,192 @@
+package io.quarkiverse.lock.deployment;
+
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.AnnotationTarget;
+import org.jboss.jandex.AnnotationTransformation;
+import org.jboss.jandex.AnnotationValue;
+import org.jboss.jandex.DotName;
+import org.jboss.jandex.MethodInfo;
+import org.jboss.jandex.Type;
+
+import io.quarkiverse.lock.LockKey;
+import io.quarkiverse.lock.Locked;
+import io.quarkiverse.lock.runtime.LockRecorder;
+import io.quarkiverse.lock.runtime.interceptor.LockedDurations;
+import io.quarkiverse.lock.runtime.interceptor.LockedInterceptor;
+import io.quarkiverse.lock.runtime.interceptor.LockedKeyTemplate;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.AnnotationsTransformerBuildItem;
+import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildItem;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.ExecutionTime;
+import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.runtime.configuration.ConfigurationException;
+
+/**
+ * Build steps of {@code @Locked}: finds the annotated methods, compiles and checks their keys and durations (a
+ * problem fails the build, naming the method), and hands the compiled keys to the interceptor.
+ */
+class LockedProcessor {
+
+    static final DotName LOCKED = DotName.createSimple(Locked.class);
+    static final DotName LOCK_KEY = DotName.createSimple(LockKey.class);
+    private static final Set<DotName> UNSUPPORTED_RETURN_TYPES = Set.of(
+            DotName.createSimple("java.util.concurrent.Future"),
+            DotName.createSimple("java.util.concurrent.Flow$Publisher"),
+            DotName.createSimple("org.reactivestreams.Publisher"));
+    private static final DotName INTERCEPTOR = DotName.createSimple(LockedInterceptor.class);
+
+    @BuildStep
+    AdditionalBeanBuildItem interceptor() {
+        return AdditionalBeanBuildItem.builder()
+                .addBeanClasses(LockedInterceptor.class, Locked.class, LockedKeyTemplate.class)
+                .setUnremovable()
+                .build();
+    }
+
+    @BuildStep
+    void lockedMethods(CombinedIndexBuildItem index, BuildProducer<LockedMethodBuildItem> methods) {
+        for (AnnotationInstance locked : index.getIndex().getAnnotations(LOCKED)) {
+            if (locked.target().kind() == AnnotationTarget.Kind.METHOD) {
+                methods.produce(inspect(locked.target().asMethod(), locked));
+            }
+        }
+    }
+
+    @BuildStep
+    ValidationErrorBuildItem validate(CombinedIndexBuildItem index, List<LockedMethodBuildItem> methods) {
+        List<Throwable> errors = new ArrayList<>();
+        for (AnnotationInstance locked : index.getIndex().getAnnotations(LOCKED)) {
+            if (locked.target().kind() == AnnotationTarget.Kind.CLASS
+                    && !locked.target().asClass().name().equals(INTERCEPTOR)) {
+                errors.add(new ConfigurationException("@Locked on the class " + locked.target().asClass().name()
+                        + " is not supported: annotate the methods that need the lock"));
+            }
+        }
+        for (LockedMethodBuildItem method : methods) {
+            if (method.problem() != null) {
+                errors.add(new ConfigurationException(method.problem()));
+            }
+        }
+        return errors.isEmpty() ? null : new ValidationErrorBuildItem(errors);
+    }
+
+    @BuildStep
+    AnnotationsTransformerBuildItem keyTemplates(List<LockedMethodBuildItem> methods) {
+        Map<MethodInfo, LockKeyTemplate> keys = new HashMap<>();
+        for (LockedMethodBuildItem method : methods) {
+            if (method.key() != null) {
+                keys.put(method.method(), method.key());
+            }
+        }
+        return new AnnotationsTransformerBuildItem(AnnotationTransformation.forMethods()
+                .whenMethod(keys::containsKey)
+                .transform(context -> {
+                    LockKeyTemplate key = keys.get(context.declaration().asMethod());
+                    context.add(AnnotationInstance.builder(LockedKeyTemplate.class)
+                            .add("literals", key.literalArray())
+                            .add("positions", key.positionArray())
+                            .build());
+                }));
+    }
+
+    @BuildStep
+    @Record(ExecutionTime.RUNTIME_INIT)
+    void checkDurationExpressions(LockRecorder recorder, List<LockedMethodBuildItem> methods) {
+        Map<String, String> waits = new HashMap<>();
+        Map<String, String> leases = new HashMap<>();
+        for (LockedMethodBuildItem method : methods) {
+            String name = LockedMethodBuildItem.describe(method.method());
+            String wait = stringValue(method.locked(), "waitTime");
+            if (LockedDurations.isExpression(wait)) {
+                waits.put(name, wait);
+            }
+            String lease = stringValue(method.locked(), "expireAfter");
+            if (LockedDurations.isExpression(lease)) {
+                leases.put(name, lease);
+            }
+        }
+        if (!waits.isEmpty() || !leases.isEmpty()) {
+            recorder.checkDurationExpressions(waits, leases);
+        }
+    }
+
+    private static LockedMethodBuildItem inspect(MethodInfo method, AnnotationInstance locked) {
+        String name = LockedMethodBuildItem.describe(method);
+        try {
+            checkMethod(method, locked);
+            return new LockedMethodBuildItem(method, locked, compileKey(method, locked), null);
+        } catch (IllegalArgumentException problem) {
+            return new LockedMethodBuildItem(method, locked, null, "@Locked method " + name + ": "
+                    + problem.getMessage());
+        }
+    }
+
+    private static void checkMethod(MethodInfo method, AnnotationInstance locked) {
+        if (Modifier.isPrivate(method.flags())) {
+            throw new IllegalArgumentException("it is private, and interceptors do not apply to private methods");
+        }
+        if (Modifier.isStatic(method.flags())) {
+            throw new IllegalArgumentException("it is static, and interceptors do not apply to static methods");
+        }
+        Type returnType = method.returnType();
+        if (UNSUPPORTED_RETURN_TYPES.contains(returnType.name())) {
+            throw new IllegalArgumentException("its return type " + returnType.name() + " is not supported: return "
+                    + "Uni, Multi, CompletionStage, or a plain value for a blocking method");
+        }
+        if ("SKIP".equals(enumValue(locked, "whenBusy")) && returnType.kind() == Type.Kind.PRIMITIVE) {
+            throw new IllegalArgumentException("whenBusy = SKIP completes a skipped call with null, which its "
+                    + "primitive return type " + returnType + " cannot hold: return a wrapper type or use FAIL");
+        }
+        checkDuration(locked, "waitTime", true);
+        checkDuration(locked, "expireAfter", false);
+    }
+
+    private static void checkDuration(AnnotationInstance locked, String member, boolean allowZero) {
+        String value = stringValue(locked, member);
+        if (!value.isBlank() && !LockedDurations.isExpression(value)) {
+            LockedDurations.parse(value, member, allowZero);
+        }
+    }
+
+    private static LockKeyTemplate compileKey(MethodInfo method, AnnotationInstance locked) {
+        List<Short> lockKeyPositions = new ArrayList<>();
+        for (AnnotationInstance lockKey : method.annotations(LOCK_KEY)) {
+            if (lockKey.target().kind() == AnnotationTarget.Kind.METHOD_PARAMETER) {
+                lockKeyPositions.add(lockKey.target().asMethodParameter().position());
+            }
+        }
+        lockKeyPositions.sort(null);
+        String template = stringValue(locked, "key");
+        if (template.isBlank()) {
+            return LockKeyTemplate.byDefault(method.declaringClass().name() + "." + method.name(), lockKeyPositions);
+        }
+        if (!lockKeyPositions.isEmpty()) {
+            throw new IllegalArgumentException("it has both a key template and @LockKey parameters: use one of them");
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < method.parametersCount(); i++) {
+            names.add(method.parameterName(i));
+        }
+        return LockKeyTemplate.compile(template, names);
+    }
+
+    private static String stringValue(AnnotationInstance annotation, String member) {
+        AnnotationValue value = annotation.value(member);
+        return value == null ? "" : value.asString();
+    }
+
+    private static String enumValue(AnnotationInstance annotation, String member) {
+        AnnotationValue value = annotation.value(member);
+        return value == null ? null : value.asEnum();
+    }
+}

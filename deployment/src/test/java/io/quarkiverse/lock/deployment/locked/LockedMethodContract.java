@@ -1,0 +1,146 @@
+package io.quarkiverse.lock.deployment.locked;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.lock.CannotAcquireLockException;
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
+
+/**
+ * What {@code @Locked} does for every return type. Each shape's test class binds it to a bean whose methods have that
+ * shape, seen through a {@link Uni} adapter (a blocking call runs on a thread of its own, and its cancellation
+ * interrupts that thread).
+ */
+abstract class LockedMethodContract {
+
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @Inject
+    LockRegistry registry;
+
+    static QuarkusUnitTest app(Class<?>... classes) {
+        return new QuarkusUnitTest()
+                .withApplicationRoot(jar -> jar.addClasses(classes).addClasses(LockedMethodContract.class,
+                        Overlap.class, BlockingCall.class))
+                .overrideConfigKey("quarkus.devservices.enabled", "false")
+                .overrideConfigKey("quarkus.lock.provider", "in-memory");
+    }
+
+    /** {@code @Locked(key = "job-{id}")}: records its overlap, works for {@code duration}, emits {@code id}. */
+    abstract Uni<String> work(String id, Duration duration);
+
+    /** {@code @Locked(key = "job-{id}")}: fails with {@code IllegalStateException("failed " + id)}. */
+    abstract Uni<String> failing(String id);
+
+    /** {@code @Locked(key = "job-{id}")}: counts down {@code started}, then never ends unless cancelled. */
+    abstract Uni<String> endless(String id, CountDownLatch started);
+
+    /** {@code @Locked(key = "job-{id}", waitTime = "100ms")}: emits {@code id}. */
+    abstract Uni<String> impatient(String id);
+
+    /** {@code @Locked(key = "job-{id}", waitTime = "0s", whenBusy = SKIP)}: emits {@code id}. */
+    abstract Uni<String> skipping(String id);
+
+    /** The overlap recorder of {@link #work}. */
+    abstract Overlap overlap();
+
+    private static String newId() {
+        return UUID.randomUUID().toString();
+    }
+
+    private ReactiveDistributedLock lockOf(String id) {
+        return registry.obtain("job-" + id);
+    }
+
+    @Test
+    void concurrentCallsWithOneKeyRunOneAtATime() {
+        String id = newId();
+        overlap().reset();
+        List<Uni<String>> calls = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            calls.add(work(id, Duration.ofMillis(150)));
+        }
+        assertThat(Uni.join().all(calls).andFailFast().await().atMost(TIMEOUT)).containsExactly(id, id, id);
+        assertThat(overlap().max()).isEqualTo(1);
+    }
+
+    @Test
+    void callsWithDifferentKeysRunInParallel() {
+        overlap().reset();
+        List<Uni<String>> calls = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            calls.add(work(newId(), Duration.ofMillis(500)));
+        }
+        assertThat(Uni.join().all(calls).andFailFast().await().atMost(TIMEOUT)).hasSize(3);
+        assertThat(overlap().max()).isEqualTo(3);
+    }
+
+    @Test
+    void theLockIsReleasedWhenTheMethodFails() {
+        String id = newId();
+        assertThatThrownBy(() -> failing(id).await().atMost(TIMEOUT))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("failed " + id);
+        assertThat(lockOf(id).acquireOnce().await().atMost(TIMEOUT)).isTrue();
+    }
+
+    @Test
+    void theLockIsHeldWhileTheMethodRunsAndReleasedWhenTheCallIsCancelled() throws InterruptedException {
+        String id = newId();
+        CountDownLatch started = new CountDownLatch(1);
+        Cancellable call = endless(id, started).subscribe().with(ignored -> {
+        }, ignored -> {
+        });
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(lockOf(id).acquireOnce().await().atMost(TIMEOUT)).isFalse();
+
+        call.cancel();
+
+        ReactiveDistributedLock probe = lockOf(id);
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        boolean acquired = false;
+        while (!acquired && System.nanoTime() < deadline) {
+            acquired = probe.acquireOnce().await().atMost(TIMEOUT);
+            Thread.sleep(acquired ? 0 : 20);
+        }
+        assertThat(acquired).as("the lock is free soon after the cancellation").isTrue();
+    }
+
+    @Test
+    void aCallFailsNamingTheKeyWhenTheWaitRunsOut() {
+        String id = newId();
+        assertThat(lockOf(id).acquireOnce().await().atMost(TIMEOUT)).isTrue();
+
+        assertThatThrownBy(() -> impatient(id).await().atMost(TIMEOUT))
+                .isInstanceOf(CannotAcquireLockException.class)
+                .hasMessageContaining("job-" + id);
+    }
+
+    @Test
+    void aSkippingCallCompletesEmptyWithoutRunningWhenTheLockIsBusy() {
+        String id = newId();
+        assertThat(skipping(id).await().atMost(TIMEOUT)).isEqualTo(id);
+        ReactiveDistributedLock holder = lockOf(id);
+        assertThat(holder.acquireOnce().await().atMost(TIMEOUT)).isTrue();
+
+        assertThat(skipping(id).await().atMost(TIMEOUT)).isNull();
+
+        assertThat(holder.release().await().atMost(TIMEOUT)).isTrue();
+        assertThat(skipping(id).await().atMost(TIMEOUT)).isEqualTo(id);
+    }
+}

@@ -1,0 +1,95 @@
+package io.quarkiverse.lock;
+
+import static java.lang.annotation.ElementType.METHOD;
+import static java.lang.annotation.ElementType.TYPE;
+import static java.lang.annotation.RetentionPolicy.RUNTIME;
+
+import java.lang.annotation.Retention;
+import java.lang.annotation.Target;
+
+import jakarta.enterprise.util.Nonbinding;
+import jakarta.interceptor.InterceptorBinding;
+
+/**
+ * Runs the annotated CDI bean method only while holding a distributed lock, and releases the lock when the call ends.
+ *
+ * <pre>
+ * &#64;Locked(key = "order-{orderId}", waitTime = "5s")
+ * Uni&lt;Receipt&gt; pay(String orderId) { ... }
+ *
+ * &#64;Scheduled(every = "1h")
+ * &#64;Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP) // one instance runs it, the others skip
+ * void buildReport() { ... }
+ * </pre>
+ *
+ * <ul>
+ * <li>{@code Uni<T>}: the lock is taken on subscription (nothing happens before) and released on the item, a failure
+ * or a cancellation;</li>
+ * <li>{@code Multi<T>}: held from subscription until completion, failure or cancellation;</li>
+ * <li>{@code CompletionStage<T>}: taken when the method is called, released when the stage completes;</li>
+ * <li>any other return type, {@code void} included, is a blocking method: it must run on a worker thread, and fails
+ * with an {@link IllegalStateException} when called on a Vert.x event-loop thread instead of blocking it.</li>
+ * </ul>
+ * When the lock is not acquired within the wait, the call fails with {@link CannotAcquireLockException} naming the
+ * key, or, with {@link WhenBusy#SKIP}, completes without running the method ({@code null}, an empty {@code Multi}).
+ * <p>
+ * A nested {@code @Locked} call on a key the calling chain already holds is rejected with an
+ * {@link IllegalStateException} instead of waiting for itself: the locks are not reentrant. Malformed templates,
+ * unknown parameter names, durations that do not parse, private or static methods, unsupported return types and
+ * {@code @Locked} on a class (it is for methods; the class target exists for the interceptor) fail the build with a
+ * message naming the method or class.
+ */
+@InterceptorBinding
+@Retention(RUNTIME)
+@Target({ METHOD, TYPE })
+public @interface Locked {
+
+    /**
+     * The lock key: a template over the method's parameters by name, such as {@code "order-{orderId}"}, where each
+     * {@code {name}} is replaced by {@code String.valueOf} of that argument. Empty (the default): the declaring class
+     * and method name, followed by the values of the parameters annotated {@link LockKey}, if any.
+     *
+     * @return the key template
+     */
+    @Nonbinding
+    String key() default "";
+
+    /**
+     * How long to wait for the lock, as a duration ({@code "5s"}, {@code "500ms"}, {@code "PT1M"}) or a config
+     * expression ({@code "${app.lock.wait:5s}"}). {@code "0s"} means one attempt. Empty: {@code quarkus.lock.wait-timeout}.
+     *
+     * @return the wait
+     */
+    @Nonbinding
+    String waitTime() default "";
+
+    /**
+     * The lease of the lock, as a duration or a config expression. Empty: {@code quarkus.lock.expire-after}.
+     *
+     * @return the lease
+     */
+    @Nonbinding
+    String expireAfter() default "";
+
+    /**
+     * What a call does when the lock is not acquired within the wait.
+     *
+     * @return {@link WhenBusy#FAIL} (the default) or {@link WhenBusy#SKIP}
+     */
+    @Nonbinding
+    WhenBusy whenBusy() default WhenBusy.FAIL;
+
+    /**
+     * What a call does when another owner holds the lock for the whole wait.
+     */
+    enum WhenBusy {
+        /** The call fails with {@link CannotAcquireLockException} naming the key. */
+        FAIL,
+        /**
+         * The method is not run and the call completes empty: {@code null} (a {@code Uni} or {@code CompletionStage}
+         * of {@code null}), an empty {@code Multi}, or nothing for {@code void}. For scheduled jobs that one instance
+         * should run. Not allowed on methods returning a primitive.
+         */
+        SKIP
+    }
+}

@@ -1,0 +1,148 @@
+package io.quarkiverse.lock.runtime.interceptor;
+
+import java.lang.reflect.Method;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.annotation.Priority;
+import jakarta.inject.Inject;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+
+import io.quarkiverse.lock.CannotAcquireLockException;
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.Locked;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkus.arc.ArcInvocationContext;
+import io.quarkus.runtime.BlockingOperationControl;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+
+/**
+ * Holds the lock of a {@link Locked} method around its call. Runs outside transactions and other platform
+ * interceptors, so a transaction commits before the lock is released.
+ * <p>
+ * For {@code Uni} and {@code Multi} methods the body runs inside the returned pipeline: nothing happens before
+ * subscription, and the lock is released on the last signal or on cancellation.
+ */
+@Locked
+@Interceptor
+@Priority(Interceptor.Priority.PLATFORM_BEFORE + 50)
+public class LockedInterceptor {
+
+    private final ConcurrentHashMap<Method, LockedMethod> methods = new ConcurrentHashMap<>();
+
+    @Inject
+    LockRegistry registry;
+
+    @Inject
+    LockSettings settings;
+
+    /**
+     * Runs the intercepted call while holding its lock.
+     *
+     * @param context the call
+     * @return the method's result, guarded by the lock
+     * @throws Exception the method's own exception, unchanged
+     */
+    @AroundInvoke
+    Object lock(InvocationContext context) throws Exception {
+        LockedMethod method = methods.computeIfAbsent(context.getMethod(), m -> LockedMethod.of(m,
+                ArcInvocationContext.findIterceptorBinding(context, Locked.class),
+                ArcInvocationContext.findIterceptorBinding(context, LockedKeyTemplate.class), settings));
+        String key = method.key(context.getParameters());
+        switch (method.returnType) {
+            case UNI:
+                return lockUni(method, key, Uni.createFrom().deferred(() -> proceedUni(context, key)));
+            case COMPLETION_STAGE:
+                return lockUni(method, key, Uni.createFrom().deferred(() -> proceedStage(context, key)))
+                        .subscribeAsCompletionStage();
+            case MULTI:
+                return lockMulti(method, key, Multi.createFrom().deferred(() -> proceedMulti(context, key)));
+            default:
+                return lockBlocking(context, method, key);
+        }
+    }
+
+    private Uni<Object> lockUni(LockedMethod method, String key, Uni<Object> body) {
+        return Uni.createFrom().deferred(() -> {
+            LockedCallChain.requireNotHeld(key, method);
+            Context held = LockedCallChain.enterContext(key);
+            return registry.obtain(key).acquireAndExecute(method.wait, method.lease, body)
+                    .onTermination().invoke(() -> LockedCallChain.leaveContext(held, key))
+                    .onFailure(failure -> method.skips(failure, key)).recoverWithNull();
+        });
+    }
+
+    private Multi<Object> lockMulti(LockedMethod method, String key, Multi<Object> body) {
+        return Multi.createFrom().deferred(() -> {
+            LockedCallChain.requireNotHeld(key, method);
+            Context held = LockedCallChain.enterContext(key);
+            return registry.obtain(key).acquireAndExecuteMany(method.wait, method.lease, body)
+                    .onTermination().invoke(() -> LockedCallChain.leaveContext(held, key))
+                    .onFailure(failure -> method.skips(failure, key)).recoverWithCompletion();
+        });
+    }
+
+    private Object lockBlocking(InvocationContext context, LockedMethod method, String key) throws Exception {
+        if (!BlockingOperationControl.isBlockingAllowed()) {
+            throw new IllegalStateException("@Locked method " + method.name + " blocks while it waits for the lock, "
+                    + "so it must not be called on an event-loop thread: make it return Uni, or run it on a worker "
+                    + "thread (@Blocking, @RunOnVirtualThread)");
+        }
+        LockedCallChain.requireNotHeld(key, method);
+        try {
+            return registry.obtainBlocking(key).acquireAndExecute(method.wait, method.lease, () -> {
+                LockedCallChain.enterThread(key);
+                try {
+                    return context.proceed();
+                } finally {
+                    LockedCallChain.leaveThread(key);
+                }
+            });
+        } catch (CannotAcquireLockException busy) {
+            if (method.skips(busy, key)) {
+                return null;
+            }
+            throw busy;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Uni<Object> proceedUni(InvocationContext context, String key) {
+        LockedCallChain.enterThread(key);
+        try {
+            return (Uni<Object>) context.proceed();
+        } catch (Exception e) {
+            return Uni.createFrom().failure(e);
+        } finally {
+            LockedCallChain.leaveThread(key);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Uni<Object> proceedStage(InvocationContext context, String key) {
+        LockedCallChain.enterThread(key);
+        try {
+            return Uni.createFrom().completionStage((CompletionStage<Object>) context.proceed());
+        } catch (Exception e) {
+            return Uni.createFrom().failure(e);
+        } finally {
+            LockedCallChain.leaveThread(key);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Multi<Object> proceedMulti(InvocationContext context, String key) {
+        LockedCallChain.enterThread(key);
+        try {
+            return (Multi<Object>) context.proceed();
+        } catch (Exception e) {
+            return Multi.createFrom().failure(e);
+        } finally {
+            LockedCallChain.leaveThread(key);
+        }
+    }
+}

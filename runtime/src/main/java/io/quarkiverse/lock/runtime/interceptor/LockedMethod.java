@@ -1,0 +1,72 @@
+package io.quarkiverse.lock.runtime.interceptor;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+
+import io.quarkiverse.lock.CannotAcquireLockException;
+import io.quarkiverse.lock.Locked;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+
+/**
+ * What the interceptor needs to know about one {@code @Locked} method, resolved on its first call: how to build the
+ * key, the wait and lease, what to do when busy, and the method's shape.
+ */
+final class LockedMethod {
+
+    final String name;
+    final ReturnType returnType;
+    final Duration wait;
+    final Duration lease;
+    final boolean skipWhenBusy;
+    private final String[] literals;
+    private final short[] positions;
+
+    private LockedMethod(String name, ReturnType returnType, Duration wait, Duration lease, boolean skipWhenBusy,
+            String[] literals, short[] positions) {
+        this.name = name;
+        this.returnType = returnType;
+        this.wait = wait;
+        this.lease = lease;
+        this.skipWhenBusy = skipWhenBusy;
+        this.literals = literals;
+        this.positions = positions;
+    }
+
+    static LockedMethod of(Method method, Locked locked, LockedKeyTemplate template, LockSettings settings) {
+        String name = method.getDeclaringClass().getName() + "#" + method.getName();
+        return new LockedMethod(name, ReturnType.of(method.getReturnType()),
+                LockedDurations.resolve(locked.waitTime(), settings.defaultWait(), "@Locked(waitTime) of " + name,
+                        true),
+                LockedDurations.resolve(locked.expireAfter(), settings.defaultLease(),
+                        "@Locked(expireAfter) of " + name, false),
+                locked.whenBusy() == Locked.WhenBusy.SKIP, template.literals(), template.positions());
+    }
+
+    /**
+     * @param arguments the call's arguments
+     * @return the lock key of this call
+     * @throws IllegalArgumentException if an argument that is part of the key is {@code null}
+     */
+    String key(Object[] arguments) {
+        if (positions.length == 0) {
+            return literals[0];
+        }
+        StringBuilder key = new StringBuilder(literals[0]);
+        for (int i = 0; i < positions.length; i++) {
+            Object argument = arguments[positions[i]];
+            if (argument == null) {
+                throw new IllegalArgumentException("The argument at position " + positions[i]
+                        + " is part of the lock key of @Locked method " + name + ", and must not be null");
+            }
+            key.append(argument).append(literals[i + 1]);
+        }
+        return key.toString();
+    }
+
+    /**
+     * @return {@code true} if the failure says this call's lock was busy and the method skips in that case
+     */
+    boolean skips(Throwable failure, String key) {
+        return skipWhenBusy && failure instanceof CannotAcquireLockException busy && key.equals(busy.getLockKey());
+    }
+}
