@@ -1,0 +1,32 @@
+package io.quarkiverse.lock.deployment.locked.invalid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * Builds an application whose one bean misuses {@code @Locked}, and checks that the build fails with a message
+ * naming the method and the problem.
+ */
+final class InvalidLockedMethod {
+
+    private InvalidLockedMethod() {
+    }
+
+    static QuarkusUnitTest failingBuild(Class<?> bean, String... expectedWords) {
+        return new QuarkusUnitTest()
+                .withApplicationRoot(jar -> jar.addClass(bean))
+                .overrideConfigKey("quarkus.devservices.enabled", "false")
+                .overrideConfigKey("quarkus.lock.provider", "in-memory")
+                .assertException(failure -> {
+                    StringBuilder messages = new StringBuilder();
+                    for (Throwable t = failure; t != null; t = t.getCause()) {
+                        messages.append(t.getMessage()).append('\n');
+                        for (Throwable suppressed : t.getSuppressed()) {
+                            messages.append(suppressed.getMessage()).append('\n');
+                        }
+                    }
+                    assertThat(messages.toString()).contains(expectedWords);
+                });
+    }
+}

@@ -1,0 +1,42 @@
+package io.quarkiverse.lock.deployment.locked.invalid;
+
+import java.util.concurrent.Future;
+import java.util.concurrent.Flow;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.lock.LockKey;
+import io.quarkiverse.lock.Locked;
+import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * A private @Locked method fails the build: interceptors do not apply to it (ArC says so first; the extension says
+ * so too when quarkus.arc.fail-on-intercepted-private-method is off).
+ */
+class PrivateMethodTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = InvalidLockedMethod.failingBuild(Bean.class, "Bean.pay", "private");
+
+    @Test
+    void theBuildFails() {
+        Assertions.fail("the build must fail");
+    }
+
+    @ApplicationScoped
+    static class Bean {
+        @Locked
+        private Uni<String> pay(String id) {
+            return Uni.createFrom().item(id);
+        }
+
+        Uni<String> callPay() {
+            return pay("x");
+        }
+    }
+}
