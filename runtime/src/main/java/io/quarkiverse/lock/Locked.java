@@ -33,8 +33,11 @@ import jakarta.interceptor.InterceptorBinding;
  * When the lock is not acquired within the wait, the call fails with {@link CannotAcquireLockException} naming the
  * key, or, with {@link WhenBusy#SKIP}, completes without running the method ({@code null}, an empty {@code Multi}).
  * <p>
- * A nested {@code @Locked} call on a key the calling chain already holds is rejected with an
- * {@link IllegalStateException} instead of waiting for itself: the locks are not reentrant. Malformed templates,
+ * The locks are not reentrant. A {@code @Locked} method whose body calls another {@code @Locked} method on the same
+ * key (directly, or while building its pipeline) gets an {@link IllegalStateException} for that call instead of
+ * waiting for itself. A nested call that a pipeline makes later, on another thread, cannot be told apart from a
+ * concurrent one: it waits like any contender and fails with {@link CannotAcquireLockException} when its wait runs
+ * out, so it never hangs. Malformed templates,
  * unknown parameter names, durations that do not parse, private or static methods, unsupported return types and
  * {@code @Locked} on a class (it is for methods; the class target exists for the interceptor) fail the build with a
  * message naming the method or class.

@@ -3,84 +3,40 @@ package io.quarkiverse.lock.runtime.interceptor;
 import java.util.HashSet;
 import java.util.Set;
 
-import io.smallrye.common.vertx.VertxContext;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
-
 /**
- * Which {@code @Locked} keys the current call chain holds, so that a nested call on one of them fails at once instead
- * of waiting for itself. The chain is the current thread while a locked method body runs on it, and, for reactive
- * methods, the Vert.x duplicated context (one per request or message) for the whole time the lock is held.
+ * The {@code @Locked} keys whose method body runs on the current thread right now, so that a body calling another
+ * {@code @Locked} method on the same key fails at once instead of waiting for itself.
+ * <p>
+ * A thread is the one chain that can be told apart from its siblings without false alarms: two concurrent calls on
+ * one key made in the same request (a merge, a join) must wait for each other, not fail. A nested call that a reactive
+ * pipeline makes later, on another thread, is not seen here; it waits like any contender and fails with
+ * {@code CannotAcquireLockException} when its wait runs out.
  */
 final class LockedCallChain {
 
-    private static final ThreadLocal<Set<String>> ON_THREAD = ThreadLocal.withInitial(HashSet::new);
-    private static final String CONTEXT_KEY = LockedCallChain.class.getName();
+    private static final ThreadLocal<Set<String>> RUNNING = ThreadLocal.withInitial(HashSet::new);
 
     private LockedCallChain() {
     }
 
-    static void requireNotHeld(String key, LockedMethod method) {
-        if (ON_THREAD.get().contains(key) || heldOnContext(key)) {
-            throw new IllegalStateException("@Locked method " + method.name + " was called for key '" + key
-                    + "' by a call chain that already holds that lock. The locks are not reentrant, so the call would "
-                    + "wait for itself: call it outside the locked section, or lock a different key.");
-        }
-    }
-
-    /** Marks the key held on this thread; {@link #leaveThread(String)} must follow in a finally block. */
-    static void enterThread(String key) {
-        ON_THREAD.get().add(key);
-    }
-
-    static void leaveThread(String key) {
-        ON_THREAD.get().remove(key);
-    }
-
     /**
-     * Marks the key held on the current duplicated context, if the caller runs on one.
-     *
-     * @return the context to pass to {@link #leaveContext(Context, String)}, or {@code null}
+     * @return the failure of a nested call on a key whose body runs on this thread, or {@code null} if there is none
      */
-    static Context enterContext(String key) {
-        Context context = Vertx.currentContext();
-        if (context == null || !VertxContext.isDuplicatedContext(context)) {
+    static IllegalStateException nestedCall(String key, LockedMethod method) {
+        if (!RUNNING.get().contains(key)) {
             return null;
         }
-        Set<String> keys = context.getLocal(CONTEXT_KEY);
-        if (keys == null) {
-            keys = new HashSet<>();
-            context.putLocal(CONTEXT_KEY, keys);
-        }
-        synchronized (keys) {
-            keys.add(key);
-        }
-        return context;
+        return new IllegalStateException("@Locked method " + method.name + " was called for key '" + key
+                + "' from the body of a @Locked method that holds that lock. The locks are not reentrant, so the call "
+                + "would wait for itself: call it outside the locked section, or lock a different key.");
     }
 
-    static void leaveContext(Context context, String key) {
-        if (context == null) {
-            return;
-        }
-        Set<String> keys = context.getLocal(CONTEXT_KEY);
-        if (keys != null) {
-            synchronized (keys) {
-                keys.remove(key);
-            }
-        }
+    /** Marks the key's body as running on this thread; {@link #leave(String)} must follow in a finally block. */
+    static void enter(String key) {
+        RUNNING.get().add(key);
     }
 
-    private static boolean heldOnContext(String key) {
-        Context context = Vertx.currentContext();
-        if (context == null || !VertxContext.isDuplicatedContext(context)) {
-            return false;
-        }
-        Set<String> keys = context.getLocal(CONTEXT_KEY);
-        if (keys == null) {
-            return false;
-        }
-        synchronized (keys) {
-            return keys.contains(key);
-        }
+    static void leave(String key) {
+        RUNNING.get().remove(key);
     }
 }

@@ -1,6 +1,7 @@
 package io.quarkiverse.lock.runtime.interceptor;
 
 import java.lang.reflect.Method;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -18,7 +19,6 @@ import io.quarkus.arc.ArcInvocationContext;
 import io.quarkus.runtime.BlockingOperationControl;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
 
 /**
  * Holds the lock of a {@link Locked} method around its call. Runs outside transactions and other platform
@@ -53,37 +53,36 @@ public class LockedInterceptor {
                 ArcInvocationContext.findIterceptorBinding(context, Locked.class),
                 ArcInvocationContext.findIterceptorBinding(context, LockedKeyTemplate.class), settings));
         String key = method.key(context.getParameters());
+        IllegalStateException nested = LockedCallChain.nestedCall(key, method);
         switch (method.returnType) {
             case UNI:
-                return lockUni(method, key, Uni.createFrom().deferred(() -> proceedUni(context, key)));
+                return nested != null ? Uni.createFrom().failure(nested)
+                        : lockUni(method, key, Uni.createFrom().deferred(() -> proceedUni(context, key)));
             case COMPLETION_STAGE:
-                return lockUni(method, key, Uni.createFrom().deferred(() -> proceedStage(context, key)))
-                        .subscribeAsCompletionStage();
+                return nested != null ? CompletableFuture.failedStage(nested)
+                        : lockUni(method, key, Uni.createFrom().deferred(() -> proceedStage(context, key)))
+                                .subscribeAsCompletionStage();
             case MULTI:
-                return lockMulti(method, key, Multi.createFrom().deferred(() -> proceedMulti(context, key)));
+                return nested != null ? Multi.createFrom().failure(nested)
+                        : lockMulti(method, key, Multi.createFrom().deferred(() -> proceedMulti(context, key)));
             default:
+                if (nested != null) {
+                    throw nested;
+                }
                 return lockBlocking(context, method, key);
         }
     }
 
     private Uni<Object> lockUni(LockedMethod method, String key, Uni<Object> body) {
-        return Uni.createFrom().deferred(() -> {
-            LockedCallChain.requireNotHeld(key, method);
-            Context held = LockedCallChain.enterContext(key);
-            return registry.obtain(key).acquireAndExecute(method.wait, method.lease, body)
-                    .onTermination().invoke(() -> LockedCallChain.leaveContext(held, key))
-                    .onFailure(failure -> method.skips(failure, key)).recoverWithNull();
-        });
+        return Uni.createFrom().deferred(() -> registry.obtain(key)
+                .acquireAndExecute(method.wait, method.lease, body)
+                .onFailure(failure -> method.skips(failure, key)).recoverWithNull());
     }
 
     private Multi<Object> lockMulti(LockedMethod method, String key, Multi<Object> body) {
-        return Multi.createFrom().deferred(() -> {
-            LockedCallChain.requireNotHeld(key, method);
-            Context held = LockedCallChain.enterContext(key);
-            return registry.obtain(key).acquireAndExecuteMany(method.wait, method.lease, body)
-                    .onTermination().invoke(() -> LockedCallChain.leaveContext(held, key))
-                    .onFailure(failure -> method.skips(failure, key)).recoverWithCompletion();
-        });
+        return Multi.createFrom().deferred(() -> registry.obtain(key)
+                .acquireAndExecuteMany(method.wait, method.lease, body)
+                .onFailure(failure -> method.skips(failure, key)).recoverWithCompletion());
     }
 
     private Object lockBlocking(InvocationContext context, LockedMethod method, String key) throws Exception {
@@ -92,14 +91,13 @@ public class LockedInterceptor {
                     + "so it must not be called on an event-loop thread: make it return Uni, or run it on a worker "
                     + "thread (@Blocking, @RunOnVirtualThread)");
         }
-        LockedCallChain.requireNotHeld(key, method);
         try {
             return registry.obtainBlocking(key).acquireAndExecute(method.wait, method.lease, () -> {
-                LockedCallChain.enterThread(key);
+                LockedCallChain.enter(key);
                 try {
                     return context.proceed();
                 } finally {
-                    LockedCallChain.leaveThread(key);
+                    LockedCallChain.leave(key);
                 }
             });
         } catch (CannotAcquireLockException busy) {
@@ -112,37 +110,37 @@ public class LockedInterceptor {
 
     @SuppressWarnings("unchecked")
     private static Uni<Object> proceedUni(InvocationContext context, String key) {
-        LockedCallChain.enterThread(key);
+        LockedCallChain.enter(key);
         try {
             return (Uni<Object>) context.proceed();
         } catch (Exception e) {
             return Uni.createFrom().failure(e);
         } finally {
-            LockedCallChain.leaveThread(key);
+            LockedCallChain.leave(key);
         }
     }
 
     @SuppressWarnings("unchecked")
     private static Uni<Object> proceedStage(InvocationContext context, String key) {
-        LockedCallChain.enterThread(key);
+        LockedCallChain.enter(key);
         try {
             return Uni.createFrom().completionStage((CompletionStage<Object>) context.proceed());
         } catch (Exception e) {
             return Uni.createFrom().failure(e);
         } finally {
-            LockedCallChain.leaveThread(key);
+            LockedCallChain.leave(key);
         }
     }
 
     @SuppressWarnings("unchecked")
     private static Multi<Object> proceedMulti(InvocationContext context, String key) {
-        LockedCallChain.enterThread(key);
+        LockedCallChain.enter(key);
         try {
             return (Multi<Object>) context.proceed();
         } catch (Exception e) {
             return Multi.createFrom().failure(e);
         } finally {
-            LockedCallChain.leaveThread(key);
+            LockedCallChain.leave(key);
         }
     }
 }
