@@ -3,9 +3,12 @@ package io.quarkiverse.lock.runtime.local;
 import java.util.ArrayDeque;
 
 /**
- * What this JVM knows about one lock key: how many of its handles hold it and until when, how many wait for it, and
- * the waiters parked between two attempts, so that a local release wakes the next one at once instead of letting it
- * sleep out its backoff.
+ * What this JVM knows about one lock key: how many of its handles hold it and until when, and the queue of its
+ * acquisitions waiting for it, in arrival order.
+ * <p>
+ * Only the head of the queue asks the store; the others wait for their turn, so a thousand local waiters on one key
+ * cost the store one poller, not a thousand. A release by a local handle wakes the head at once, and the head's
+ * leaving (it acquired, gave up, or was cancelled) makes the next waiter the head and wakes it.
  * <p>
  * Instances live in {@link LocalLockStates}, which creates them on first use and evicts them once idle.
  */
@@ -13,21 +16,41 @@ public final class KeyState {
 
     private int holders;
     private long heldUntilNanos;
-    private int waiting;
-    private ArrayDeque<Wakeup> parked;
+    private ArrayDeque<Waiter> queue;
     private long lastUsedNanos;
 
     KeyState(long nowNanos) {
         this.lastUsedNanos = nowNanos;
     }
 
-    synchronized void enterWait() {
-        waiting++;
+    synchronized Waiter join() {
+        if (queue == null) {
+            queue = new ArrayDeque<>(2);
+        }
+        Waiter waiter = new Waiter(this);
+        queue.addLast(waiter);
+        return waiter;
     }
 
-    synchronized void exitWait(long nowNanos) {
-        waiting--;
-        lastUsedNanos = nowNanos;
+    void leave(Waiter waiter, long nowNanos) {
+        Waiter next = null;
+        synchronized (this) {
+            lastUsedNanos = nowNanos;
+            if (queue != null) {
+                boolean wasHead = queue.peekFirst() == waiter;
+                queue.remove(waiter);
+                if (wasHead) {
+                    next = queue.peekFirst();
+                }
+            }
+        }
+        if (next != null) {
+            wake(next);
+        }
+    }
+
+    synchronized boolean isHead(Waiter waiter) {
+        return queue != null && queue.peekFirst() == waiter;
     }
 
     synchronized void onAcquired(long leaseEndNanos) {
@@ -45,45 +68,49 @@ public final class KeyState {
     }
 
     /**
-     * Parks a waiter until its next attempt; {@link #wakeNext()} may wake it early.
-     *
-     * @param wakeup the waiter's wake-up
+     * Wakes the head of the queue, if any, so it attempts now: the lock was just released.
      */
-    public synchronized void park(Wakeup wakeup) {
-        if (parked == null) {
-            parked = new ArrayDeque<>(2);
+    public void wakeHead() {
+        Waiter head;
+        synchronized (this) {
+            head = queue == null ? null : queue.peekFirst();
         }
-        parked.addLast(wakeup);
-    }
-
-    /**
-     * Removes a parked waiter, once it woke up or gave up.
-     *
-     * @param wakeup the waiter's wake-up
-     */
-    public synchronized void unpark(Wakeup wakeup) {
-        if (parked != null) {
-            parked.remove(wakeup);
+        if (head != null) {
+            wake(head);
         }
     }
 
     /**
-     * Wakes the waiter parked the longest, if any, so it attempts again now.
-     *
-     * @return {@code true} if a waiter was woken
+     * Ends the waiter's current pause, or, if it is not paused (it is attempting), makes its next pause end at once,
+     * so no wake-up is lost.
      */
-    public boolean wakeNext() {
-        while (true) {
-            Wakeup next;
-            synchronized (this) {
-                next = parked == null ? null : parked.pollFirst();
+    private void wake(Waiter waiter) {
+        Wakeup wakeup;
+        synchronized (this) {
+            wakeup = waiter.parked;
+            if (wakeup == null) {
+                waiter.wakePending = true;
+                return;
             }
-            if (next == null) {
-                return false;
+            waiter.parked = null;
+        }
+        wakeup.fire();
+    }
+
+    void park(Waiter waiter, Wakeup wakeup) {
+        synchronized (this) {
+            if (!waiter.wakePending) {
+                waiter.parked = wakeup;
+                return;
             }
-            if (next.fire()) {
-                return true;
-            }
+            waiter.wakePending = false;
+        }
+        wakeup.fire();
+    }
+
+    synchronized void unpark(Waiter waiter, Wakeup wakeup) {
+        if (waiter.parked == wakeup) {
+            waiter.parked = null;
         }
     }
 
@@ -98,11 +125,11 @@ public final class KeyState {
      * @return how many acquisitions of this JVM wait for the lock
      */
     public synchronized int waiting() {
-        return waiting;
+        return queue == null ? 0 : queue.size();
     }
 
     synchronized boolean isIdle(long nowNanos, long idleNanos) {
         boolean held = holders > 0 && heldUntilNanos - nowNanos > 0;
-        return !held && waiting == 0 && nowNanos - lastUsedNanos >= idleNanos;
+        return !held && waiting() == 0 && nowNanos - lastUsedNanos >= idleNanos;
     }
 }

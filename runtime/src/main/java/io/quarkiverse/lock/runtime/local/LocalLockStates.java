@@ -14,26 +14,29 @@ public final class LocalLockStates {
     private final ConcurrentHashMap<String, KeyState> states = new ConcurrentHashMap<>();
 
     /**
-     * Records that an acquisition starts waiting for {@code key}.
+     * Puts a waiting acquisition in the local queue of {@code key}.
      *
      * @param key the lock key
-     * @return the key's state, to pass to {@link #exitWait(KeyState)}
+     * @return the acquisition's place in the queue, to pass to {@link #leave(Waiter)}
      */
-    public KeyState enterWait(String key) {
-        return states.compute(key, (k, state) -> {
+    public Waiter join(String key) {
+        Waiter[] joined = new Waiter[1];
+        states.compute(key, (k, state) -> {
             KeyState s = state == null ? new KeyState(System.nanoTime()) : state;
-            s.enterWait();
+            joined[0] = s.join();
             return s;
         });
+        return joined[0];
     }
 
     /**
-     * Records that a waiting acquisition ended (acquired, gave up, failed or was cancelled).
+     * Takes a waiting acquisition out of its queue (it acquired, gave up, failed or was cancelled); if it was first
+     * in line, the next one becomes first and is woken.
      *
-     * @param state the state {@link #enterWait(String)} returned
+     * @param waiter the place {@link #join(String)} returned
      */
-    public void exitWait(KeyState state) {
-        state.exitWait(System.nanoTime());
+    public void leave(Waiter waiter) {
+        waiter.leave(System.nanoTime());
     }
 
     /**
@@ -52,7 +55,7 @@ public final class LocalLockStates {
     }
 
     /**
-     * Records that a handle of this JVM released {@code key}, and wakes the longest parked local waiter.
+     * Records that a handle of this JVM released {@code key}, and wakes the first local waiter in line.
      *
      * @param key the lock key
      */
@@ -60,7 +63,7 @@ public final class LocalLockStates {
         KeyState state = states.get(key);
         if (state != null) {
             state.onReleased(System.nanoTime());
-            state.wakeNext();
+            state.wakeHead();
         }
     }
 

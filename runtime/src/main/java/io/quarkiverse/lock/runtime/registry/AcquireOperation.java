@@ -3,7 +3,7 @@ package io.quarkiverse.lock.runtime.registry;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.quarkiverse.lock.runtime.local.KeyState;
+import io.quarkiverse.lock.runtime.local.Waiter;
 import io.quarkiverse.lock.runtime.store.AcquireResult;
 import io.smallrye.mutiny.operators.AbstractUni;
 import io.smallrye.mutiny.subscription.Cancellable;
@@ -12,7 +12,8 @@ import io.smallrye.mutiny.subscription.UniSubscription;
 
 /**
  * One acquisition by a handle: attempts, and pauses between attempts until the wait runs out. Emits the fencing token
- * of the new hold, or 0 when the wait ran out first.
+ * of the new hold, or 0 when the wait ran out first. A waiting acquisition queues behind the earlier waiters of this
+ * JVM on the same key and attempts only when first in line, or one last time when its wait runs out.
  * <p>
  * It is written as a loop of fresh subscriptions rather than nested operators, so a long wait does not grow the stack,
  * and it never cancels a store call in flight: a grant that arrives after the subscriber cancelled is released at
@@ -56,7 +57,7 @@ final class AcquireOperation extends AbstractUni<Long> {
         private final UniSubscriber<? super Long> downstream;
         private final AtomicInteger state = new AtomicInteger(RUNNING);
         private volatile Cancellable pause;
-        private KeyState keyState;
+        private Waiter waiter;
         private long startNanos;
         private int failedAttempts;
 
@@ -67,13 +68,17 @@ final class AcquireOperation extends AbstractUni<Long> {
         void start() {
             if (waitNanos > 0 && !handle.isHeldLocally()) {
                 startNanos = System.nanoTime();
-                keyState = handle.registry.states.enterWait(handle.key);
+                waiter = handle.registry.states.join(handle.key);
+                if (!waiter.isHead()) {
+                    pauseThenAttempt(-1, waitNanos);
+                    return;
+                }
             }
             attempt();
         }
 
         private boolean waits() {
-            return keyState != null;
+            return waiter != null;
         }
 
         private void attempt() {
@@ -102,8 +107,12 @@ final class AcquireOperation extends AbstractUni<Long> {
                 return;
             }
             failedAttempts++;
+            pauseThenAttempt(result.holderRemainingMillis(), remaining);
+        }
+
+        private void pauseThenAttempt(long holderRemainingMillis, long remainingNanos) {
             pause = handle.registry.waitStrategy
-                    .pause(keyState, failedAttempts, result.holderRemainingMillis(), remaining)
+                    .pause(waiter, failedAttempts, holderRemainingMillis, remainingNanos)
                     .subscribe().with(ignored -> attempt(), this::onFailure);
             if (state.get() == CANCELLED) {
                 pause.cancel();
@@ -142,8 +151,8 @@ final class AcquireOperation extends AbstractUni<Long> {
         }
 
         private void finish() {
-            if (keyState != null) {
-                handle.registry.states.exitWait(keyState);
+            if (waiter != null) {
+                handle.registry.states.leave(waiter);
             }
         }
     }

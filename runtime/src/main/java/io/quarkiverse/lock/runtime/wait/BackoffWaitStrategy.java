@@ -2,7 +2,7 @@ package io.quarkiverse.lock.runtime.wait;
 
 import java.util.concurrent.ThreadLocalRandom;
 
-import io.quarkiverse.lock.runtime.local.KeyState;
+import io.quarkiverse.lock.runtime.local.Waiter;
 import io.quarkiverse.lock.runtime.local.Wakeup;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
@@ -10,9 +10,10 @@ import io.vertx.core.Vertx;
 
 /**
  * Waits with capped exponential backoff and jitter on a Vert.x timer, and wakes early when a handle of this JVM
- * releases the key.
+ * releases the key or the waiter's turn comes.
  * <p>
- * The n-th pause lasts a random time between half and all of {@code min(MIN * 2^(n-1), MAX)}, never past the holder's
+ * Only the first waiter in line polls the store; the others pause until their turn or the end of their wait. The
+ * first waiter's n-th pause lasts a random time between half and all of {@code min(MIN * 2^(n-1), MAX)}, never past the holder's
  * remaining lease (when the store tells it) and never past the caller's wait. Jitter keeps contenders of several
  * instances from retrying in step.
  */
@@ -33,16 +34,18 @@ public final class BackoffWaitStrategy implements WaitStrategy {
     }
 
     @Override
-    public Uni<Void> pause(KeyState state, int failedAttempts, long holderRemainingMillis, long remainingNanos) {
-        long delay = delayMillis(failedAttempts, holderRemainingMillis, remainingNanos);
+    public Uni<Void> pause(Waiter waiter, int failedAttempts, long holderRemainingMillis, long remainingNanos) {
+        long delay = waiter.isHead() && failedAttempts > 0
+                ? delayMillis(failedAttempts, holderRemainingMillis, remainingNanos)
+                : toMillis(remainingNanos);
         return Uni.createFrom().emitter(emitter -> {
             Context context = callerContext();
             Wakeup wakeup = new Wakeup(() -> context.runOnContext(ignored -> emitter.complete(null)));
             long timer = vertx.setTimer(delay, id -> wakeup.fire());
-            state.park(wakeup);
+            waiter.park(wakeup);
             emitter.onTermination(() -> {
                 vertx.cancelTimer(timer);
-                state.unpark(wakeup);
+                waiter.unpark(wakeup);
             });
         });
     }
@@ -70,7 +73,10 @@ public final class BackoffWaitStrategy implements WaitStrategy {
         if (holderRemainingMillis >= 0) {
             delay = Math.min(delay, holderRemainingMillis + 1);
         }
-        long remainingMillis = Math.max(1, (remainingNanos + 999_999) / 1_000_000);
-        return Math.max(1, Math.min(delay, remainingMillis));
+        return Math.max(1, Math.min(delay, toMillis(remainingNanos)));
+    }
+
+    private static long toMillis(long remainingNanos) {
+        return Math.max(1, remainingNanos / 1_000_000 + (remainingNanos % 1_000_000 == 0 ? 0 : 1));
     }
 }

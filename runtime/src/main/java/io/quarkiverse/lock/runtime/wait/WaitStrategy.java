@@ -1,6 +1,6 @@
 package io.quarkiverse.lock.runtime.wait;
 
-import io.quarkiverse.lock.runtime.local.KeyState;
+import io.quarkiverse.lock.runtime.local.Waiter;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -12,13 +12,14 @@ import io.smallrye.mutiny.Uni;
 public interface WaitStrategy {
 
     /**
-     * Returns a pause that completes when the next attempt should be made.
+     * Returns a pause that completes when the next attempt should be made. The first waiter in line pauses between
+     * its attempts; the others pause until their turn comes or their wait runs out.
      *
-     * @param state the local state of the key, where the pause can be woken early by a local release
-     * @param failedAttempts how many attempts failed so far, at least 1
+     * @param waiter the acquisition's place in the local queue, where the pause can be woken early
+     * @param failedAttempts how many attempts failed so far (0 for a waiter that has not attempted yet)
      * @param holderRemainingMillis how long the holder's lease still runs, as the store said, or -1 if unknown
      * @param remainingNanos how long the caller is still willing to wait, positive
      * @return a pause completing with {@code null}
      */
-    Uni<Void> pause(KeyState state, int failedAttempts, long holderRemainingMillis, long remainingNanos);
+    Uni<Void> pause(Waiter waiter, int failedAttempts, long holderRemainingMillis, long remainingNanos);
 }

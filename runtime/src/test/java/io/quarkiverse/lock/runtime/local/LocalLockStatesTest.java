@@ -47,13 +47,13 @@ class LocalLockStatesTest {
 
     @Test
     void waitedOnStateIsNeverEvictedAndIsEvictableAfterTheWaitEnds() {
-        KeyState state = states.enterWait("k");
+        Waiter waiter = states.join("k");
         long now = System.nanoTime();
 
         assertThat(states.evictIdle(now + 30 * IDLE, IDLE)).isZero();
-        assertThat(state.waiting()).isEqualTo(1);
+        assertThat(states.get("k").waiting()).isEqualTo(1);
 
-        states.exitWait(state);
+        states.leave(waiter);
         assertThat(states.evictIdle(System.nanoTime() + IDLE, IDLE)).isEqualTo(1);
     }
 
@@ -63,27 +63,67 @@ class LocalLockStatesTest {
         states.onReleased("k");
         states.evictIdle(System.nanoTime() + IDLE, IDLE);
 
-        KeyState state = states.enterWait("k");
+        Waiter waiter = states.join("k");
 
-        assertThat(states.get("k")).isSameAs(state);
+        assertThat(waiter.isHead()).isTrue();
+        assertThat(states.get("k").waiting()).isEqualTo(1);
         assertThat(states.evictIdle(System.nanoTime() + 30 * IDLE, IDLE)).isZero();
     }
 
     @Test
-    void aLocalReleaseWakesTheLongestParkedWaiterFirstAndOnlyOne() {
-        KeyState state = states.enterWait("k");
-        AtomicInteger first = new AtomicInteger();
-        AtomicInteger second = new AtomicInteger();
-        state.park(new Wakeup(first::incrementAndGet));
-        state.park(new Wakeup(second::incrementAndGet));
+    void waitersQueueInArrivalOrderAndOnlyTheFirstIsHead() {
+        Waiter first = states.join("k");
+        Waiter second = states.join("k");
+        Waiter third = states.join("k");
+
+        assertThat(first.isHead()).isTrue();
+        assertThat(second.isHead()).isFalse();
+        assertThat(third.isHead()).isFalse();
+
+        states.leave(second);
+        states.leave(first);
+        assertThat(third.isHead()).isTrue();
+    }
+
+    @Test
+    void aLocalReleaseWakesTheHeadOnly() {
+        Waiter head = states.join("k");
+        Waiter next = states.join("k");
+        AtomicInteger headWoken = new AtomicInteger();
+        AtomicInteger nextWoken = new AtomicInteger();
+        head.park(new Wakeup(headWoken::incrementAndGet));
+        next.park(new Wakeup(nextWoken::incrementAndGet));
 
         states.onReleased("k");
-        assertThat(first.get()).isEqualTo(1);
-        assertThat(second.get()).isZero();
 
+        assertThat(headWoken.get()).isEqualTo(1);
+        assertThat(nextWoken.get()).isZero();
+    }
+
+    @Test
+    void whenTheHeadLeavesTheNextWaiterIsWokenAsTheNewHead() {
+        Waiter head = states.join("k");
+        Waiter next = states.join("k");
+        AtomicInteger nextWoken = new AtomicInteger();
+        next.park(new Wakeup(nextWoken::incrementAndGet));
+
+        states.leave(head);
+
+        assertThat(nextWoken.get()).isEqualTo(1);
+        assertThat(next.isHead()).isTrue();
+    }
+
+    @Test
+    void aWakeUpThatComesWhileTheWaiterIsNotPausedEndsItsNextPauseAtOnce() {
+        Waiter head = states.join("k");
         states.onReleased("k");
-        assertThat(second.get()).isEqualTo(1);
-        assertThat(state.wakeNext()).isFalse();
+        AtomicInteger woken = new AtomicInteger();
+
+        head.park(new Wakeup(woken::incrementAndGet));
+        assertThat(woken.get()).isEqualTo(1);
+
+        head.park(new Wakeup(woken::incrementAndGet));
+        assertThat(woken.get()).as("the pending wake-up is used once").isEqualTo(1);
     }
 
     @Test

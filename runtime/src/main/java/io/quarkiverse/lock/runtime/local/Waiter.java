@@ -1,0 +1,47 @@
+package io.quarkiverse.lock.runtime.local;
+
+/**
+ * One waiting acquisition's place in the local queue of its key ({@link KeyState}).
+ */
+public final class Waiter {
+
+    private final KeyState state;
+    /** The pause to end when woken; guarded by the state's lock. */
+    Wakeup parked;
+    /** A wake-up that came while the waiter was not paused; guarded by the state's lock. */
+    boolean wakePending;
+
+    Waiter(KeyState state) {
+        this.state = state;
+    }
+
+    /**
+     * @return {@code true} if this waiter is first in line, the one that asks the store
+     */
+    public boolean isHead() {
+        return state.isHead(this);
+    }
+
+    /**
+     * Pauses the waiter until {@code wakeup} fires: by its timer, a local release, or this waiter's turn coming. Fires
+     * it at once if a wake-up came since the last pause.
+     *
+     * @param wakeup ends the pause
+     */
+    public void park(Wakeup wakeup) {
+        state.park(this, wakeup);
+    }
+
+    void leave(long nowNanos) {
+        state.leave(this, nowNanos);
+    }
+
+    /**
+     * Forgets a pause that ended.
+     *
+     * @param wakeup the pause's wake-up
+     */
+    public void unpark(Wakeup wakeup) {
+        state.unpark(this, wakeup);
+    }
+}
