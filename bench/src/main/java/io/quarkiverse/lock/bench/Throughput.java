@@ -1,0 +1,81 @@
+package io.quarkiverse.lock.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
+
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Measures how many operations per second a number of concurrent loops complete: each loop runs the operation again
+ * as soon as its previous run ended, until the round ends. Reports the median of several rounds after a warm-up.
+ */
+final class Throughput {
+
+    private final Duration warmUp;
+    private final Duration round;
+    private final int rounds;
+
+    Throughput(Duration warmUp, Duration round, int rounds) {
+        this.warmUp = warmUp;
+        this.round = round;
+        this.rounds = rounds;
+    }
+
+    /**
+     * @param concurrency how many loops run at once
+     * @param operation the operation of loop {@code i}
+     * @return the median operations per second, and the spread of the rounds
+     */
+    Result measure(int concurrency, IntFunction<Uni<?>> operation) {
+        run(concurrency, operation, warmUp);
+        double[] perSecond = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            perSecond[r] = run(concurrency, operation, round) / (round.toNanos() / 1e9);
+        }
+        Arrays.sort(perSecond);
+        return new Result(perSecond[rounds / 2], perSecond[0], perSecond[rounds - 1]);
+    }
+
+    private static long run(int concurrency, IntFunction<Uni<?>> operation, Duration duration) {
+        long deadline = System.nanoTime() + duration.toNanos();
+        AtomicLong done = new AtomicLong();
+        List<CompletableFuture<Void>> loops = new ArrayList<>();
+        for (int i = 0; i < concurrency; i++) {
+            CompletableFuture<Void> loop = new CompletableFuture<>();
+            next(operation, i, deadline, done, loop);
+            loops.add(loop);
+        }
+        CompletableFuture.allOf(loops.toArray(new CompletableFuture[0])).join();
+        return done.get();
+    }
+
+    private static void next(IntFunction<Uni<?>> operation, int loop, long deadline, AtomicLong done,
+            CompletableFuture<Void> finished) {
+        if (System.nanoTime() >= deadline) {
+            finished.complete(null);
+            return;
+        }
+        operation.apply(loop).subscribe().with(ignored -> {
+            done.incrementAndGet();
+            next(operation, loop, deadline, done, finished);
+        }, finished::completeExceptionally);
+    }
+
+    /**
+     * @param median the median of the rounds, operations per second
+     * @param min the slowest round
+     * @param max the fastest round
+     */
+    record Result(double median, double min, double max) {
+
+        @Override
+        public String toString() {
+            return String.format("%,.0f ops/s (rounds %,.0f to %,.0f)", median, min, max);
+        }
+    }
+}
