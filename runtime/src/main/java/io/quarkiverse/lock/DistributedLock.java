@@ -129,6 +129,15 @@ public interface DistributedLock {
     <T, E extends Exception> T acquireAndExecute(Duration wait, Duration lease, LockedSection<T, E> action) throws E;
 
     /**
+     * Chooses whether this handle's later acquisitions renew their lease while held.
+     *
+     * @param renew {@code true} to renew leases while held
+     * @return this view
+     * @see ReactiveDistributedLock#withLeaseRenewal(boolean)
+     */
+    DistributedLock withLeaseRenewal(boolean renew);
+
+    /**
      * @return the reactive handle this view blocks on
      */
     ReactiveDistributedLock toReactive();

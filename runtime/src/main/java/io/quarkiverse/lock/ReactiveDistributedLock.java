@@ -97,6 +97,19 @@ public interface ReactiveDistributedLock {
     OptionalLong fencingToken();
 
     /**
+     * Chooses whether this handle's later acquisitions renew their lease while held, instead of the configured
+     * default ({@code quarkus.lock.renew-lease}). A renewed hold sets its lease again every third of it, so a holder
+     * that runs longer than the lease keeps the lock as long as it lives; a holder that dies stops renewing, and the
+     * lock frees within one lease. Renewal stops at release, at cancellation and at shutdown. When a renewal finds
+     * the lock lost, an {@code acquireAndExecute} action is cancelled and fails with {@link LockExpiredException},
+     * and {@link #release()} fails the same way.
+     *
+     * @param renew {@code true} to renew leases while held
+     * @return this handle
+     */
+    ReactiveDistributedLock withLeaseRenewal(boolean renew);
+
+    /**
      * Acquires the lock (waiting up to {@code quarkus.lock.wait-timeout}), runs {@code action} while holding it, and
      * releases it when the action emits its item, fails, or is cancelled.
      *

@@ -4,6 +4,7 @@ import io.quarkiverse.lock.runtime.LockProducers;
 import io.quarkiverse.lock.runtime.LockRecorder;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.local.IdleLockEvictor;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStoreProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
@@ -56,8 +57,8 @@ class LockProcessor {
     }
 
     @BuildStep
-    UnremovableBeanBuildItem keepEvictor() {
-        return UnremovableBeanBuildItem.beanTypes(IdleLockEvictor.class);
+    UnremovableBeanBuildItem keepStartedBeans() {
+        return UnremovableBeanBuildItem.beanTypes(IdleLockEvictor.class, DefaultLockRegistry.class);
     }
 
     @BuildStep
@@ -76,7 +77,7 @@ class LockProcessor {
     @Consume(SyntheticBeansRuntimeInitBuildItem.class)
     void start(LockRecorder recorder, LockStoreBuildItem store, ShutdownContextBuildItem shutdown) {
         recorder.announceStore(store.provider().configName(), store.chosenByDefault());
-        recorder.startEvictor(shutdown);
+        recorder.start(shutdown);
     }
 
     @BuildStep

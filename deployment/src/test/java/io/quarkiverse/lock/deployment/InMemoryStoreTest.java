@@ -60,6 +60,7 @@ class InMemoryStoreTest {
         assertThat(settings.defaultWait()).isEqualTo(Duration.ofSeconds(10));
         assertThat(settings.evictIdleInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(settings.keyPrefix()).isEqualTo("lock:");
+        assertThat(settings.renewLease()).isFalse();
     }
 
     @Test

@@ -10,11 +10,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.contract.LockContract;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.local.LocalLockStates;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
+import io.quarkiverse.lock.runtime.wait.WaitStrategy;
 import io.quarkiverse.lock.test.RedisServer;
 import io.quarkus.test.QuarkusUnitTest;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Redis;
 
 /**
- * The whole contract on the Redis store: a real redis-server, reached through the Quarkus Redis client.
+ * The whole contract on the Redis store: a real redis-server, reached through the Quarkus Redis client. Another
+ * instance is a second registry with its own local state, so only Redis (and its pub/sub) connects the two.
  */
 class RedisLockContractTest extends LockContract {
 
@@ -26,6 +34,15 @@ class RedisLockContractTest extends LockContract {
 
     @Inject
     LockRegistry registry;
+
+    @Inject
+    LockSettings settings;
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    Redis redis;
 
     @Override
     protected LockRegistry registry() {
@@ -40,6 +57,30 @@ class RedisLockContractTest extends LockContract {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    @Override
+    protected DefaultLockRegistry startInstance(WaitStrategy waitStrategy) {
+        RedisLockStore store = new RedisLockStore(vertx, redis, settings.keyPrefix(), Duration.ofHours(1).toMillis(),
+                true);
+        DefaultLockRegistry instance = new DefaultLockRegistry(store, settings, waitStrategy, new LocalLockStates(),
+                vertx);
+        instance.start();
+        return instance;
+    }
+
+    @Override
+    protected void deleteLock(String key) {
+        try {
+            RedisServer.shared().send("DEL " + settings.keyPrefix() + "{" + key + "}");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    protected Vertx vertx() {
+        return vertx;
     }
 
     @Override

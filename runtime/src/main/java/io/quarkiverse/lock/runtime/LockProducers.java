@@ -40,13 +40,13 @@ public class LockProducers {
     }
 
     /**
-     * @return the registry users inject
+     * @return the registry users inject (as {@link LockRegistry}), started by {@link LockRecorder#start}
      */
     @Produces
     @Singleton
-    LockRegistry lockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
-            LocalLockStates states) {
-        return new DefaultLockRegistry(store, settings, waitStrategy, states);
+    DefaultLockRegistry lockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
+            LocalLockStates states, Vertx vertx) {
+        return new DefaultLockRegistry(store, settings, waitStrategy, states, vertx);
     }
 
     /**

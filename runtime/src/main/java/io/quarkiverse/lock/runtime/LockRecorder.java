@@ -9,6 +9,7 @@ import io.quarkiverse.lock.runtime.config.LockRuntimeConfig;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.interceptor.LockedDurations;
 import io.quarkiverse.lock.runtime.local.IdleLockEvictor;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkus.arc.Arc;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.ShutdownContext;
@@ -86,11 +87,15 @@ public class LockRecorder {
     }
 
     /**
-     * Starts the idle-lock evictor and stops it at shutdown.
+     * Starts the registry (release notifications) and the idle-lock evictor, and stops both at shutdown; stopping
+     * the registry stops its lease renewals.
      *
      * @param shutdown the application's shutdown context
      */
-    public void startEvictor(ShutdownContext shutdown) {
+    public void start(ShutdownContext shutdown) {
+        DefaultLockRegistry registry = Arc.container().instance(DefaultLockRegistry.class).get();
+        registry.start();
+        shutdown.addShutdownTask(registry::close);
         IdleLockEvictor evictor = Arc.container().instance(IdleLockEvictor.class).get();
         evictor.start();
         shutdown.addShutdownTask(evictor::stop);

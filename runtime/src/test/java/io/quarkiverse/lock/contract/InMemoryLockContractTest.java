@@ -14,28 +14,35 @@ import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
 import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
+import io.quarkiverse.lock.runtime.wait.WaitStrategy;
 import io.vertx.core.Vertx;
 
 /**
- * The whole contract on the in-memory store, with a settable clock so expiry needs no sleep.
+ * The whole contract on the in-memory store. Its clock follows real time plus an offset the tests can move, so
+ * expiry needs no sleep while renewal still runs in real time.
  */
 class InMemoryLockContractTest extends LockContract {
 
-    static final ManualClock CLOCK = new ManualClock();
+    static final SkippableClock CLOCK = new SkippableClock();
+    static final LockSettings SETTINGS = new LockSettings(Duration.ofSeconds(10), Duration.ofSeconds(10),
+            Duration.ofSeconds(1), "lock:", false);
     static Vertx vertx;
     static InMemoryLockStore store;
-    static LockRegistry registry;
+    static LocalLockStates states;
+    static DefaultLockRegistry registry;
 
     @BeforeAll
     static void createRegistry() {
         vertx = Vertx.vertx();
         store = new InMemoryLockStore(CLOCK);
-        registry = new DefaultLockRegistry(store, TestSettings.DEFAULTS, new BackoffWaitStrategy(vertx),
-                new LocalLockStates());
+        states = new LocalLockStates();
+        registry = new DefaultLockRegistry(store, SETTINGS, new BackoffWaitStrategy(vertx), states, vertx);
+        registry.start();
     }
 
     @AfterAll
     static void closeVertx() {
+        registry.close();
         vertx.close().toCompletionStage().toCompletableFuture().join();
     }
 
@@ -46,7 +53,7 @@ class InMemoryLockContractTest extends LockContract {
 
     @Override
     protected void letLeasesRunOut(Duration lease) {
-        CLOCK.advance(lease.plusMillis(1));
+        CLOCK.skip(lease.plusMillis(1));
     }
 
     @Override
@@ -54,33 +61,40 @@ class InMemoryLockContractTest extends LockContract {
         return store.size();
     }
 
-    /** A clock that moves only when told to. */
-    static final class ManualClock implements InstantSource {
+    @Override
+    protected DefaultLockRegistry startInstance(WaitStrategy waitStrategy) {
+        DefaultLockRegistry instance = new DefaultLockRegistry(store, SETTINGS, waitStrategy, states, vertx);
+        instance.start();
+        return instance;
+    }
 
-        private final AtomicLong millis = new AtomicLong(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
+    @Override
+    protected void deleteLock(String key) {
+        store.remove(key);
+    }
 
-        void advance(Duration duration) {
-            millis.addAndGet(duration.toMillis());
+    @Override
+    protected Vertx vertx() {
+        return vertx;
+    }
+
+    /** Real time, plus whatever the tests skipped ahead. */
+    static final class SkippableClock implements InstantSource {
+
+        private final AtomicLong skippedMillis = new AtomicLong();
+
+        void skip(Duration duration) {
+            skippedMillis.addAndGet(duration.toMillis());
         }
 
         @Override
         public Instant instant() {
-            return Instant.ofEpochMilli(millis.get());
+            return Instant.ofEpochMilli(millis());
         }
 
         @Override
         public long millis() {
-            return millis.get();
-        }
-    }
-
-    /** The settings the defaults of the configuration give. */
-    static final class TestSettings {
-
-        static final LockSettings DEFAULTS = new LockSettings(Duration.ofSeconds(10), Duration.ofSeconds(10),
-                Duration.ofSeconds(1), "lock:");
-
-        private TestSettings() {
+            return System.currentTimeMillis() + skippedMillis.get();
         }
     }
 }

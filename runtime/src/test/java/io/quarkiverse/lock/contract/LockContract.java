@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -23,10 +24,13 @@ import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
+import io.quarkiverse.lock.runtime.wait.WaitStrategy;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.mutiny.subscription.Cancellable;
+import io.vertx.core.Vertx;
 
 /**
  * The behaviour of a lock, stated once: every store runs all of it by extending this class.
@@ -38,6 +42,7 @@ public abstract class LockContract {
 
     /** The lease of acquisitions that a test lets run out. */
     protected static final Duration SHORT_LEASE = Duration.ofMillis(300);
+    private static final long HOUR = Duration.ofHours(1).toMillis();
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     /**
@@ -56,6 +61,27 @@ public abstract class LockContract {
      * @return how many entries the store holds (keys in Redis, documents, ...), to check a call left nothing behind
      */
     protected abstract long storeSize();
+
+    /**
+     * Starts another instance of the application on the same store, as a separate JVM would be (in-memory: the same
+     * JVM, which is the only place its locks are shared). The test closes it.
+     *
+     * @param waitStrategy how its waiting acquisitions pause
+     * @return the other instance's registry, started
+     */
+    protected abstract DefaultLockRegistry startInstance(WaitStrategy waitStrategy);
+
+    /**
+     * Deletes a lock from the store behind its holder's back, as an administrator would.
+     *
+     * @param key the lock key
+     */
+    protected abstract void deleteLock(String key);
+
+    /**
+     * @return the Vert.x instance the registry runs on
+     */
+    protected abstract Vertx vertx();
 
     private static String newKey(String name) {
         return name + "-" + UUID.randomUUID();
@@ -346,6 +372,123 @@ public abstract class LockContract {
         assertThat(await(store.renew(key, "holder", 60_000))).as("a lease that ran out cannot be renewed").isFalse();
         assertThat(await(store.isHeld(key, "holder"))).isFalse();
         assertThat(await(store.tryAcquire(key, "someone-else", shortLease)).acquired()).isTrue();
+    }
+
+    @Test
+    void aReleaseWakesAWaiterOfAnotherInstanceThatNeverPolls() {
+        String key = newKey("wake-up");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquire(Duration.ZERO, Duration.ofMinutes(1)))).isTrue();
+        long holderToken = holder.fencingToken().getAsLong();
+        DefaultLockRegistry other = startInstance(new BackoffWaitStrategy(vertx(), HOUR, HOUR));
+        try {
+            ReactiveDistributedLock waiter = other.obtain(key);
+            CountDownLatch waiting = new CountDownLatch(1);
+            AtomicReference<Boolean> outcome = new AtomicReference<>();
+            CountDownLatch done = new CountDownLatch(1);
+            waiter.acquire(Duration.ofSeconds(20)).onSubscription().invoke(waiting::countDown)
+                    .subscribe().with(acquired -> {
+                        outcome.set(acquired);
+                        done.countDown();
+                    });
+            assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
+
+            assertThat(await(holder.release())).isTrue();
+
+            assertThat(done.await(15, TimeUnit.SECONDS))
+                    .as("woken by the release: its polls are an hour apart and the holder's lease a minute long")
+                    .isTrue();
+            assertThat(outcome.get()).isTrue();
+            assertThat(waiter.fencingToken().getAsLong()).isGreaterThan(holderToken);
+            assertThat(await(waiter.release())).isTrue();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            other.close();
+        }
+    }
+
+    @Test
+    void localWaitersGetTheLockInTheOrderTheyCameIn() throws InterruptedException {
+        String key = newKey("fifo");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquireOnce())).isTrue();
+        List<String> order = Collections.synchronizedList(new ArrayList<>());
+        List<Uni<Boolean>> waiters = new ArrayList<>();
+        for (String name : List.of("first", "second", "third", "fourth")) {
+            ReactiveDistributedLock waiter = registry().obtain(key);
+            Uni<Boolean> turn = waiter.acquire(Duration.ofSeconds(20))
+                    .invoke(acquired -> order.add(name))
+                    .call(() -> waiter.release())
+                    .memoize().indefinitely();
+            turn.subscribe().with(ignored -> {
+            });
+            waiters.add(turn);
+            Thread.sleep(30);
+        }
+
+        assertThat(await(holder.release())).isTrue();
+
+        await(Uni.join().all(waiters).andFailFast());
+        assertThat(order).containsExactly("first", "second", "third", "fourth");
+    }
+
+    @Test
+    void aRenewingHolderKeepsTheLockForThreeLeasesWhileAContenderNeverGetsIt() {
+        String key = newKey("renewing");
+        ReactiveDistributedLock holder = registry().obtain(key).withLeaseRenewal(true);
+        ReactiveDistributedLock contender = registry().obtain(key);
+        Uni<List<Boolean>> contenderAttemptsDuringThreeLeases = Multi.createFrom().ticks()
+                .every(SHORT_LEASE.dividedBy(6)).select().first(20)
+                .onItem().transformToUniAndConcatenate(tick -> contender.acquireOnce())
+                .collect().asList();
+
+        List<Boolean> attempts = await(holder.acquireAndExecute(Duration.ZERO, SHORT_LEASE,
+                contenderAttemptsDuringThreeLeases));
+
+        assertThat(attempts).hasSize(20).containsOnly(false);
+        assertThat(holder.fencingToken()).isEmpty();
+        assertThat(await(contender.acquireOnce())).isTrue();
+    }
+
+    @Test
+    void whenTheHoldersRenewalStopsTheLockFreesWithinOneLease() {
+        String key = newKey("renewal-stops");
+        DefaultLockRegistry dying = startInstance(new BackoffWaitStrategy(vertx()));
+        ReactiveDistributedLock holder = dying.obtain(key).withLeaseRenewal(true);
+        assertThat(await(holder.acquire(Duration.ZERO, SHORT_LEASE))).isTrue();
+
+        dying.close();
+
+        assertThat(await(registry().obtain(key).acquireOnce())).as("held until its last lease ends").isFalse();
+        letLeasesRunOut(SHORT_LEASE);
+        assertThat(await(registry().obtain(key).acquireOnce())).isTrue();
+    }
+
+    @Test
+    void aHolderWhoseRenewalFindsTheLockLostIsToldAndItsActionCancelled() throws InterruptedException {
+        String key = newKey("renewal-lost");
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicInteger cancelled = new AtomicInteger();
+        Uni<String> endless = Uni.createFrom().<String> nothing()
+                .onSubscription().invoke(started::countDown)
+                .onCancellation().invoke(cancelled::incrementAndGet);
+        ReactiveDistributedLock holder = registry().obtain(key).withLeaseRenewal(true);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch failed = new CountDownLatch(1);
+        holder.acquireAndExecute(Duration.ZERO, SHORT_LEASE, endless).subscribe().with(ignored -> {
+        }, error -> {
+            failure.set(error);
+            failed.countDown();
+        });
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+        deleteLock(key);
+
+        assertThat(failed.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(failure.get()).isInstanceOf(LockExpiredException.class).hasMessageContaining(key);
+        assertThat(cancelled.get()).isEqualTo(1);
+        assertThat(holder.fencingToken()).isEmpty();
     }
 
     @Test

@@ -30,6 +30,15 @@ public interface LockRuntimeConfig {
     Duration waitTimeout();
 
     /**
+     * Whether an acquisition renews its lease while held (at a third of the lease), so a holder that runs longer than
+     * the lease keeps the lock as long as it lives. Renewal stops at release, at cancellation and at shutdown; if it
+     * finds the lock lost, an {@code acquireAndExecute} action fails with {@code LockExpiredException}. Each handle
+     * can choose otherwise with {@code withLeaseRenewal(boolean)}.
+     */
+    @WithDefault("false")
+    boolean renewLease();
+
+    /**
      * How often local per-key state (waiter queues, hold bookkeeping) that nobody uses is evicted from memory. State
      * that is held or waited on is never evicted. Must be positive.
      */
@@ -67,5 +76,13 @@ public interface LockRuntimeConfig {
          */
         @WithDefault("1h")
         Duration fencingRetention();
+
+        /**
+         * Whether a release is announced on a Redis pub/sub channel ({@code <key-prefix>released}) that wakes the
+         * waiters of every instance at once. One subscription per application. Without it, or when a message is
+         * lost, waiters find a free lock by polling with backoff. Turn off for servers or proxies without pub/sub.
+         */
+        @WithDefault("true")
+        boolean releaseNotifications();
     }
 }

@@ -11,8 +11,10 @@ import io.quarkus.runtime.configuration.ConfigurationException;
  * @param defaultWait wait of an acquisition that names none ({@code quarkus.lock.wait-timeout})
  * @param evictIdleInterval period of the idle-state evictor ({@code quarkus.lock.expire-evict-idle})
  * @param keyPrefix namespace of the keys in the store ({@code quarkus.lock.key-prefix})
+ * @param renewLease whether acquisitions renew their lease while held ({@code quarkus.lock.renew-lease})
  */
-public record LockSettings(Duration defaultLease, Duration defaultWait, Duration evictIdleInterval, String keyPrefix) {
+public record LockSettings(Duration defaultLease, Duration defaultWait, Duration evictIdleInterval, String keyPrefix,
+        boolean renewLease) {
 
     /**
      * Validates the configuration and captures it.
@@ -26,7 +28,8 @@ public record LockSettings(Duration defaultLease, Duration defaultWait, Duration
                 positive("quarkus.lock.expire-after", config.expireAfter()),
                 notNegative("quarkus.lock.wait-timeout", config.waitTimeout()),
                 positive("quarkus.lock.expire-evict-idle", config.expireEvictIdle()),
-                keyPrefix(config.keyPrefix()));
+                keyPrefix(config.keyPrefix()),
+                config.renewLease());
     }
 
     /**

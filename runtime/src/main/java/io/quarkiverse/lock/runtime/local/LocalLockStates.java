@@ -68,6 +68,28 @@ public final class LocalLockStates {
     }
 
     /**
+     * Wakes the first local waiter of {@code key}, if any: the store says another instance released it.
+     *
+     * @param key the lock key
+     */
+    public void onRemoteRelease(String key) {
+        KeyState state = states.get(key);
+        if (state != null) {
+            state.wakeHead();
+        }
+    }
+
+    /**
+     * Wakes the first local waiter of every key: release notifications may have been missed (the notification
+     * channel was down), so every head should look again now.
+     */
+    public void wakeAllHeads() {
+        for (KeyState state : states.values()) {
+            state.wakeHead();
+        }
+    }
+
+    /**
      * @param key the lock key
      * @return the key's state, or {@code null} if this JVM keeps none
      */

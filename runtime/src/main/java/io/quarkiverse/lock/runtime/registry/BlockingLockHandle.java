@@ -95,6 +95,12 @@ final class BlockingLockHandle implements DistributedLock {
     }
 
     @Override
+    public DistributedLock withLeaseRenewal(boolean renew) {
+        handle.withLeaseRenewal(renew);
+        return this;
+    }
+
+    @Override
     public ReactiveDistributedLock toReactive() {
         return handle;
     }

@@ -1,7 +1,11 @@
 package io.quarkiverse.lock.runtime.registry;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
@@ -9,6 +13,7 @@ import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.store.LockStore;
 import io.quarkiverse.lock.runtime.wait.WaitStrategy;
+import io.vertx.core.Vertx;
 
 /**
  * The {@link LockRegistry} over one {@link LockStore}: hands out {@link LockHandle}s sharing the store, the wait
@@ -16,24 +21,60 @@ import io.quarkiverse.lock.runtime.wait.WaitStrategy;
  */
 public final class DefaultLockRegistry implements LockRegistry {
 
+    private static final Logger LOG = Logger.getLogger(DefaultLockRegistry.class);
+
     final LockStore store;
     final WaitStrategy waitStrategy;
     final LocalLockStates states;
     final Duration defaultLease;
     final Duration defaultWait;
+    final boolean renewLeaseByDefault;
+    final Vertx vertx;
+    final Set<LeaseRenewal> renewals = ConcurrentHashMap.newKeySet();
+    private volatile AutoCloseable releaseWatch;
 
     /**
      * @param store where the locks live
-     * @param settings the default lease and wait
+     * @param settings the default lease, wait and renewal
      * @param waitStrategy how waiting acquisitions pause between attempts
      * @param states the local per-key state shared with the idle evictor
+     * @param vertx the Vert.x instance whose timers renew leases
      */
-    public DefaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy, LocalLockStates states) {
+    public DefaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
+            LocalLockStates states, Vertx vertx) {
         this.store = store;
         this.waitStrategy = waitStrategy;
         this.states = states;
+        this.vertx = vertx;
         this.defaultLease = settings.defaultLease();
         this.defaultWait = settings.defaultWait();
+        this.renewLeaseByDefault = settings.renewLease();
+    }
+
+    /**
+     * Starts listening to the store's release notifications, which wake the first local waiter of the released key.
+     */
+    public void start() {
+        releaseWatch = store.watchReleases(states::onRemoteRelease, states::wakeAllHeads);
+    }
+
+    /**
+     * Stops listening to release notifications and stops every lease renewal: the locks this application still
+     * holds then free when their leases run out, as they would if it crashed.
+     */
+    public void close() {
+        for (LeaseRenewal renewal : renewals) {
+            renewal.stop();
+        }
+        AutoCloseable watch = releaseWatch;
+        releaseWatch = null;
+        if (watch != null) {
+            try {
+                watch.close();
+            } catch (Exception e) {
+                LOG.debug("Could not stop listening to lock releases", e);
+            }
+        }
     }
 
     @Override

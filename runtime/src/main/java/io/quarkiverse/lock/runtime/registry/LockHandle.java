@@ -3,7 +3,7 @@ package io.quarkiverse.lock.runtime.registry;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.jboss.logging.Logger;
 
@@ -15,10 +15,11 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.smallrye.mutiny.subscription.Cancellable;
 
 /**
- * A handle on one lock: a key and an owner id of its own, and the fencing token of its current hold (0 when it holds
- * nothing). The token is taken and cleared by compare-and-set, so one hold is released at most once however release,
+ * A handle on one lock: a key and an owner id of its own, and its current {@link Hold} ({@code null} when it holds
+ * nothing). The hold is taken and cleared by compare-and-set, so one hold is released at most once however release,
  * failure and cancellation race.
  */
 final class LockHandle implements ReactiveDistributedLock {
@@ -30,12 +31,14 @@ final class LockHandle implements ReactiveDistributedLock {
     final DefaultLockRegistry registry;
     final String key;
     final String owner;
-    private final AtomicLong heldToken = new AtomicLong();
+    private final AtomicReference<Hold> hold = new AtomicReference<>();
+    private volatile boolean renewLease;
 
     LockHandle(DefaultLockRegistry registry, String key, String owner) {
         this.registry = registry;
         this.key = key;
         this.owner = owner;
+        this.renewLease = registry.renewLeaseByDefault;
     }
 
     @Override
@@ -71,15 +74,16 @@ final class LockHandle implements ReactiveDistributedLock {
     @Override
     public Uni<Boolean> release() {
         return Uni.createFrom().deferred(() -> {
-            long token = heldToken.get();
-            return token == 0 ? FALSE : releaseHold(token);
+            Hold current = hold.get();
+            return current == null ? FALSE : releaseHold(current);
         });
     }
 
     @Override
     public Uni<Boolean> isAcquired() {
         return Uni.createFrom().deferred(() -> {
-            if (heldToken.get() == 0) {
+            Hold current = hold.get();
+            if (current == null || current.isLost()) {
                 return FALSE;
             }
             return registry.store.isHeld(key, owner)
@@ -89,8 +93,14 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public OptionalLong fencingToken() {
-        long token = heldToken.get();
-        return token == 0 ? OptionalLong.empty() : OptionalLong.of(token);
+        Hold current = hold.get();
+        return current == null ? OptionalLong.empty() : OptionalLong.of(current.token);
+    }
+
+    @Override
+    public ReactiveDistributedLock withLeaseRenewal(boolean renew) {
+        this.renewLease = renew;
+        return this;
     }
 
     @Override
@@ -111,10 +121,15 @@ final class LockHandle implements ReactiveDistributedLock {
         return Uni.createFrom().deferred(() -> {
             AtomicBoolean abandoned = new AtomicBoolean();
             return Infrastructure.onUniCreation(new AcquireOperation(this, waitNanos, leaseMillis, abandoned))
-                    .flatMap(token -> token == 0L
-                            ? Uni.createFrom().<T> failure(new CannotAcquireLockException(key, wait))
-                            : action.onFailure().call(failure -> releaseAfterFailure(token, failure))
-                                    .onItem().call(() -> releaseHold(token)))
+                    .flatMap(token -> {
+                        Hold held = holdWithToken(token);
+                        if (held == null) {
+                            return Uni.createFrom().<T> failure(new CannotAcquireLockException(key, wait));
+                        }
+                        return endWhenLost(held, action)
+                                .onFailure().call(failure -> releaseAfterFailure(held, failure))
+                                .onItem().call(() -> releaseHold(held));
+                    })
                     .onCancellation().invoke(() -> abandon(abandoned));
         });
     }
@@ -137,10 +152,15 @@ final class LockHandle implements ReactiveDistributedLock {
         return Multi.createFrom().deferred(() -> {
             AtomicBoolean abandoned = new AtomicBoolean();
             return Infrastructure.onUniCreation(new AcquireOperation(this, waitNanos, leaseMillis, abandoned))
-                    .onItem().transformToMulti(token -> token == 0L
-                            ? Multi.createFrom().<T> failure(new CannotAcquireLockException(key, wait))
-                            : action.onFailure().call(failure -> releaseAfterFailure(token, failure))
-                                    .onCompletion().call(() -> releaseHold(token)))
+                    .onItem().transformToMulti(token -> {
+                        Hold held = holdWithToken(token);
+                        if (held == null) {
+                            return Multi.createFrom().<T> failure(new CannotAcquireLockException(key, wait));
+                        }
+                        return endWhenLost(held, action)
+                                .onFailure().call(failure -> releaseAfterFailure(held, failure))
+                                .onCompletion().call(() -> releaseHold(held));
+                    })
                     .onCancellation().invoke(() -> abandon(abandoned));
         });
     }
@@ -152,54 +172,113 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public String toString() {
-        return "Lock[key=" + key + ", store=" + registry.store.name() + ", held=" + (heldToken.get() != 0) + "]";
+        return "Lock[key=" + key + ", store=" + registry.store.name() + ", held=" + (hold.get() != null) + "]";
     }
 
     boolean isHeldLocally() {
-        return heldToken.get() != 0;
+        return hold.get() != null;
+    }
+
+    private Hold holdWithToken(long token) {
+        Hold current = hold.get();
+        return token != 0L && current != null && current.token == token ? current : null;
     }
 
     /**
-     * Records a grant from the store. Called before the grant is delivered, so that a cancellation racing the
-     * delivery finds the token to release.
+     * Records a grant from the store, and starts renewing its lease if this handle renews. Called before the grant is
+     * delivered, so that a cancellation racing the delivery finds the hold to release.
      */
     void onGranted(long token, long leaseMillis) {
-        heldToken.set(token);
+        Hold granted = new Hold(token, leaseMillis);
+        Hold previous = hold.getAndSet(granted);
+        if (previous != null) {
+            previous.ended();
+        }
         registry.states.onAcquired(key, leaseMillis);
+        if (renewLease) {
+            LeaseRenewal renewal = new LeaseRenewal(this, granted);
+            granted.renewal = renewal;
+            renewal.start();
+        }
     }
 
     /**
-     * Releases the hold with this token, if this handle still has it.
+     * Runs the action, but fails it with {@link LockExpiredException} (and cancels it) as soon as a renewal finds the
+     * lock lost. Without renewal nothing can find it lost while the action runs, so the action runs as it is.
+     */
+    private <T> Uni<T> endWhenLost(Hold held, Uni<T> action) {
+        if (held.renewal == null) {
+            return action;
+        }
+        return Uni.createFrom().emitter(emitter -> {
+            Cancellable running = action.subscribe().with(emitter::complete, emitter::fail);
+            held.end.whenComplete((ignored, lost) -> {
+                if (lost != null) {
+                    running.cancel();
+                    emitter.fail(lost);
+                }
+            });
+            emitter.onTermination(running::cancel);
+        });
+    }
+
+    private <T> Multi<T> endWhenLost(Hold held, Multi<T> action) {
+        if (held.renewal == null) {
+            return action;
+        }
+        Multi<T> lost = Multi.createFrom().completionStage(held.end).onItem().transformToMultiAndConcatenate(
+                ignored -> Multi.createFrom().empty());
+        return Multi.createBy().merging().streams(action.onTermination().invoke(held::ended), lost);
+    }
+
+    /**
+     * Releases this hold, if this handle still has it.
      *
      * @return {@code true} when released; {@code false} when this handle no longer had that hold; fails with
      *         {@link LockExpiredException} when the store no longer had it for this owner
      */
-    private Uni<Boolean> releaseHold(long token) {
-        if (!heldToken.compareAndSet(token, 0)) {
+    private Uni<Boolean> releaseHold(Hold held) {
+        if (!hold.compareAndSet(held, null)) {
             return FALSE;
         }
+        held.stopRenewal();
         return registry.store.release(key, owner)
                 .onFailure().transform(failure -> storeFailure("release", failure))
-                .onTermination().invoke(() -> registry.states.onReleased(key))
+                .onTermination().invoke(() -> {
+                    held.ended();
+                    registry.states.onReleased(key);
+                })
                 .flatMap(released -> released ? TRUE : Uni.createFrom().failure(new LockExpiredException(key)));
     }
 
     /**
      * Releases after the guarded action failed: a release failure is added to the action's failure as suppressed,
-     * so the caller sees the action's own failure.
+     * so the caller sees the action's own failure. When the action failed because the lock was lost, the release
+     * is expected to find it gone, and adds nothing.
      */
-    private Uni<Boolean> releaseAfterFailure(long token, Throwable actionFailure) {
-        return releaseHold(token)
-                .onFailure().invoke(actionFailure::addSuppressed)
+    private Uni<Boolean> releaseAfterFailure(Hold held, Throwable actionFailure) {
+        return releaseHold(held)
+                .onFailure().invoke(releaseFailure -> {
+                    if (!(actionFailure instanceof LockExpiredException)) {
+                        actionFailure.addSuppressed(releaseFailure);
+                    }
+                })
                 .onFailure().recoverWithItem(Boolean.FALSE);
     }
 
     /**
-     * Releases a hold nobody is left to be told about (the operation that took it was cancelled); a failure is
-     * logged.
+     * Releases the hold with this token, which nobody is left to be told about (the operation that took it was
+     * cancelled); a failure is logged.
      */
     void releaseQuietly(long token, String reason) {
-        releaseHold(token).subscribe().with(
+        Hold held = holdWithToken(token);
+        if (held != null) {
+            releaseQuietly(held, reason);
+        }
+    }
+
+    private void releaseQuietly(Hold held, String reason) {
+        releaseHold(held).subscribe().with(
                 released -> LOG.debugf("Released lock '%s' because %s", key, reason),
                 failure -> LOG.warnf(failure, "Could not release lock '%s' after %s; it frees when its lease runs out",
                         key, reason));
@@ -207,9 +286,9 @@ final class LockHandle implements ReactiveDistributedLock {
 
     private void abandon(AtomicBoolean abandoned) {
         abandoned.set(true);
-        long token = heldToken.get();
-        if (token != 0) {
-            releaseQuietly(token, "its operation was cancelled");
+        Hold current = hold.get();
+        if (current != null) {
+            releaseQuietly(current, "its operation was cancelled");
         }
     }
 

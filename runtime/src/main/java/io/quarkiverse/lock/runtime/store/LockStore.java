@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.runtime.store;
 
+import java.util.function.Consumer;
+
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -53,6 +55,20 @@ public interface LockStore {
      * @return {@code true} if {@code owner} holds the lock now
      */
     Uni<Boolean> isHeld(String key, String owner);
+
+    /**
+     * Starts telling {@code onRelease} about the releases the store sees, from every instance, so that a waiter
+     * wakes at once instead of at its next poll. Notifications may be lost; waiters keep polling as a fallback.
+     * Stores without notifications return a watch that does nothing.
+     *
+     * @param onRelease called with the key of each released lock, on any thread
+     * @param onGap called when notifications may have been missed (after a reconnection)
+     * @return closes the watch
+     */
+    default AutoCloseable watchReleases(Consumer<String> onRelease, Runnable onGap) {
+        return () -> {
+        };
+    }
 
     /**
      * Frees local memory held by locks whose lease ran out. Called periodically by the idle evictor; stores that keep

@@ -25,18 +25,31 @@ public final class BackoffWaitStrategy implements WaitStrategy {
     static final long MAX_MILLIS = 64;
 
     private final Vertx vertx;
+    private final long minMillis;
+    private final long maxMillis;
 
     /**
      * @param vertx the Vert.x instance whose timers drive the pauses
      */
     public BackoffWaitStrategy(Vertx vertx) {
+        this(vertx, MIN_MILLIS, MAX_MILLIS);
+    }
+
+    /**
+     * @param vertx the Vert.x instance whose timers drive the pauses
+     * @param minMillis the ceiling of the first pause, positive
+     * @param maxMillis the longest pause, at least {@code minMillis}
+     */
+    public BackoffWaitStrategy(Vertx vertx, long minMillis, long maxMillis) {
         this.vertx = vertx;
+        this.minMillis = minMillis;
+        this.maxMillis = maxMillis;
     }
 
     @Override
     public Uni<Void> pause(Waiter waiter, int failedAttempts, long holderRemainingMillis, long remainingNanos) {
         long delay = waiter.isHead() && failedAttempts > 0
-                ? delayMillis(failedAttempts, holderRemainingMillis, remainingNanos)
+                ? delayMillis(failedAttempts, holderRemainingMillis, remainingNanos, minMillis, maxMillis)
                 : toMillis(remainingNanos);
         return Uni.createFrom().emitter(emitter -> {
             Context context = callerContext();
@@ -64,11 +77,14 @@ public final class BackoffWaitStrategy implements WaitStrategy {
      * @param failedAttempts how many attempts failed so far, at least 1
      * @param holderRemainingMillis the holder's remaining lease, or negative if unknown
      * @param remainingNanos how long the caller is still willing to wait
+     * @param minMillis the ceiling of the first pause
+     * @param maxMillis the longest pause
      * @return the pause before the next attempt, in ms, at least 1
      */
-    static long delayMillis(int failedAttempts, long holderRemainingMillis, long remainingNanos) {
-        int doublings = Math.min(Math.max(failedAttempts - 1, 0), 10);
-        long ceiling = Math.min(MIN_MILLIS << doublings, MAX_MILLIS);
+    static long delayMillis(int failedAttempts, long holderRemainingMillis, long remainingNanos, long minMillis,
+            long maxMillis) {
+        int doublings = Math.min(Math.max(failedAttempts - 1, 0), 30);
+        long ceiling = Math.min(minMillis << doublings, maxMillis);
         long delay = ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling - ceiling / 2 + 1);
         if (holderRemainingMillis >= 0) {
             delay = Math.min(delay, holderRemainingMillis + 1);

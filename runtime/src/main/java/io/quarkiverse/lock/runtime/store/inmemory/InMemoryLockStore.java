@@ -97,6 +97,17 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     /**
+     * Removes a lock whoever holds it, as an administrator would: its holder finds it lost at its next renewal or
+     * release.
+     *
+     * @param key the lock key
+     * @return {@code true} if a lock was removed
+     */
+    public boolean remove(String key) {
+        return locks.remove(key) != null;
+    }
+
+    /**
      * @return how many locks the store keeps in memory, live or expired but not yet evicted
      */
     public int size() {

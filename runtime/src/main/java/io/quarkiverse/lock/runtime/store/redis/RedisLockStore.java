@@ -1,9 +1,12 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
+import java.util.function.Consumer;
+
 import io.quarkiverse.lock.runtime.store.AcquireResult;
 import io.quarkiverse.lock.runtime.store.LockStore;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.vertx.UniHelper;
+import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
@@ -15,7 +18,8 @@ import io.vertx.redis.client.Response;
  * <p>
  * A lock {@code k} lives at {@code <prefix>{k}} (value: the owner id, with the lease as the key's expiry) and its
  * fencing counter at {@code <prefix>{k}:fence}. Both carry the hash tag {@code {k}}, so they sit in one slot on Redis
- * Cluster (see {@link #lockKey(String)} for keys containing '}'). The counter outlives a release for the configured fencing retention, then expires: a released key costs
+ * Cluster (see {@link #lockKey(String)} for keys containing '}'). A release is announced on the pub/sub channel
+ * {@code <prefix>released} with the lock's name; classic pub/sub reaches every node of a cluster. The counter outlives a release for the configured fencing retention, then expires: a released key costs
  * one small string for that long, and nothing after.
  */
 public final class RedisLockStore implements LockStore {
@@ -24,19 +28,26 @@ public final class RedisLockStore implements LockStore {
     static final RedisScript RELEASE = RedisScript.load("release.lua");
     static final RedisScript RENEW = RedisScript.load("renew.lua");
 
+    private final Vertx vertx;
     private final Redis redis;
     private final String keyPrefix;
     private final String fencingRetentionMillis;
+    private final String releaseChannel;
 
     /**
+     * @param vertx the Vert.x instance, for reconnecting the release subscription
      * @param redis the Redis client
      * @param keyPrefix the namespace of lock keys, without braces
      * @param fencingRetentionMillis how long a fencing counter is kept after its last acquisition, positive
+     * @param releaseNotifications whether releases are announced on the pub/sub channel {@code <keyPrefix>released}
      */
-    public RedisLockStore(Redis redis, String keyPrefix, long fencingRetentionMillis) {
+    public RedisLockStore(Vertx vertx, Redis redis, String keyPrefix, long fencingRetentionMillis,
+            boolean releaseNotifications) {
+        this.vertx = vertx;
         this.redis = redis;
         this.keyPrefix = keyPrefix;
         this.fencingRetentionMillis = Long.toString(fencingRetentionMillis);
+        this.releaseChannel = releaseNotifications ? keyPrefix + "released" : "";
     }
 
     @Override
@@ -54,7 +65,7 @@ public final class RedisLockStore implements LockStore {
 
     @Override
     public Uni<Boolean> release(String key, String owner) {
-        return RELEASE.run(redis, 1, lockKey(key), owner).map(RedisLockStore::isOne);
+        return RELEASE.run(redis, 1, lockKey(key), owner, releaseChannel, key).map(RedisLockStore::isOne);
     }
 
     @Override
@@ -66,6 +77,16 @@ public final class RedisLockStore implements LockStore {
     public Uni<Boolean> isHeld(String key, String owner) {
         return UniHelper.toUni(redis.send(Request.cmd(Command.GET).arg(lockKey(key))))
                 .map(value -> value != null && owner.equals(value.toString()));
+    }
+
+    @Override
+    public AutoCloseable watchReleases(Consumer<String> onRelease, Runnable onGap) {
+        if (releaseChannel.isEmpty()) {
+            return LockStore.super.watchReleases(onRelease, onGap);
+        }
+        RedisReleaseSubscriber subscriber = new RedisReleaseSubscriber(vertx, redis, releaseChannel, onRelease, onGap);
+        subscriber.start();
+        return subscriber;
     }
 
     /**

@@ -12,6 +12,7 @@ import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.store.LockStore;
 import io.quarkus.redis.client.RedisClientName;
 import io.quarkus.runtime.configuration.ConfigurationException;
+import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
 
 /**
@@ -31,12 +32,13 @@ public class RedisLockStoreProducer {
     /**
      * @param settings the validated settings
      * @param config the runtime configuration, for the Redis part
+     * @param vertx the application's Vert.x
      * @return the store
      * @throws ConfigurationException if the named client is not configured
      */
     @Produces
     @Singleton
-    LockStore redisLockStore(LockSettings settings, LockRuntimeConfig config) {
+    LockStore redisLockStore(LockSettings settings, LockRuntimeConfig config, Vertx vertx) {
         LockRuntimeConfig.RedisLockConfig redis = config.redis();
         long retention = LockSettings.positive("quarkus.lock.redis.fencing-retention", redis.fencingRetention())
                 .toMillis();
@@ -48,6 +50,7 @@ public class RedisLockStoreProducer {
                     + redis.clientName().orElse("<default>") + "', but no such client is configured "
                     + "(set quarkus.redis" + redis.clientName().map(name -> "." + name).orElse("") + ".hosts)");
         }
-        return new RedisLockStore(client.get(), settings.keyPrefix(), retention);
+        return new RedisLockStore(vertx, client.get(), settings.keyPrefix(), retention,
+                redis.releaseNotifications());
     }
 }

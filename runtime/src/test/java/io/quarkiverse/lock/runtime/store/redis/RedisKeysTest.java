@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class RedisKeysTest {
 
-    private final RedisLockStore store = new RedisLockStore(null, "lock:", 1000);
+    private final RedisLockStore store = new RedisLockStore(null, null, "lock:", 1000, false);
 
     @ParameterizedTest
     @ValueSource(strings = { "order-1", "a}b", "}leading", "trailing}", "{tag}", "{}", "x{y", "{{}}", "日本語",
