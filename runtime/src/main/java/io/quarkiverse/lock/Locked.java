@@ -75,12 +75,35 @@ public @interface Locked {
     String expireAfter() default "";
 
     /**
+     * Whether the lease is renewed while the method runs, so a call longer than the lease keeps the lock; a renewal
+     * that finds the lock lost fails the call with {@link LockExpiredException}. See
+     * {@link ReactiveDistributedLock#withLeaseRenewal(boolean)}.
+     *
+     * @return {@link LeaseRenewal#CONFIGURED} (the default: {@code quarkus.lock.renew-lease}), {@link LeaseRenewal#ON}
+     *         or {@link LeaseRenewal#OFF}
+     */
+    @Nonbinding
+    LeaseRenewal leaseRenewal() default LeaseRenewal.CONFIGURED;
+
+    /**
      * What a call does when the lock is not acquired within the wait.
      *
      * @return {@link WhenBusy#FAIL} (the default) or {@link WhenBusy#SKIP}
      */
     @Nonbinding
     WhenBusy whenBusy() default WhenBusy.FAIL;
+
+    /**
+     * Whether a call renews its lease while it runs.
+     */
+    enum LeaseRenewal {
+        /** As {@code quarkus.lock.renew-lease} says. */
+        CONFIGURED,
+        /** Renew. */
+        ON,
+        /** Do not renew: the lock frees when the lease runs out, even if the call still runs. */
+        OFF
+    }
 
     /**
      * What a call does when another owner holds the lock for the whole wait.

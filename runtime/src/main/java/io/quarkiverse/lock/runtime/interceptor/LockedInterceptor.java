@@ -74,13 +74,13 @@ public class LockedInterceptor {
     }
 
     private Uni<Object> lockUni(LockedMethod method, String key, Uni<Object> body) {
-        return Uni.createFrom().deferred(() -> registry.obtain(key)
+        return Uni.createFrom().deferred(() -> registry.obtain(key).withLeaseRenewal(method.renewLease)
                 .acquireAndExecute(method.wait, method.lease, body)
                 .onFailure(failure -> method.skips(failure, key)).recoverWithNull());
     }
 
     private Multi<Object> lockMulti(LockedMethod method, String key, Multi<Object> body) {
-        return Multi.createFrom().deferred(() -> registry.obtain(key)
+        return Multi.createFrom().deferred(() -> registry.obtain(key).withLeaseRenewal(method.renewLease)
                 .acquireAndExecuteMany(method.wait, method.lease, body)
                 .onFailure(failure -> method.skips(failure, key)).recoverWithCompletion());
     }
@@ -92,7 +92,7 @@ public class LockedInterceptor {
                     + "thread (@Blocking, @RunOnVirtualThread)");
         }
         try {
-            return registry.obtainBlocking(key).acquireAndExecute(method.wait, method.lease, () -> {
+            return registry.obtainBlocking(key).withLeaseRenewal(method.renewLease).acquireAndExecute(method.wait, method.lease, () -> {
                 LockedCallChain.enter(key);
                 try {
                     return context.proceed();

@@ -18,16 +18,18 @@ final class LockedMethod {
     final Duration wait;
     final Duration lease;
     final boolean skipWhenBusy;
+    final boolean renewLease;
     private final String[] literals;
     private final short[] positions;
 
     private LockedMethod(String name, ReturnType returnType, Duration wait, Duration lease, boolean skipWhenBusy,
-            String[] literals, short[] positions) {
+            boolean renewLease, String[] literals, short[] positions) {
         this.name = name;
         this.returnType = returnType;
         this.wait = wait;
         this.lease = lease;
         this.skipWhenBusy = skipWhenBusy;
+        this.renewLease = renewLease;
         this.literals = literals;
         this.positions = positions;
     }
@@ -39,7 +41,10 @@ final class LockedMethod {
                         true),
                 LockedDurations.resolve(locked.expireAfter(), settings.defaultLease(),
                         "@Locked(expireAfter) of " + name, false),
-                locked.whenBusy() == Locked.WhenBusy.SKIP, template.literals(), template.positions());
+                locked.whenBusy() == Locked.WhenBusy.SKIP,
+                locked.leaseRenewal() == Locked.LeaseRenewal.CONFIGURED ? settings.renewLease()
+                        : locked.leaseRenewal() == Locked.LeaseRenewal.ON,
+                template.literals(), template.positions());
     }
 
     /**
