@@ -1,0 +1,21 @@
+package io.quarkiverse.lock.bench;
+
+/**
+ * One contender for a lock in the handoff benchmark, driven by a thread of its own: acquire, hold, release.
+ */
+interface Contender {
+
+    /**
+     * Waits for the lock, up to 30 seconds.
+     *
+     * @throws Exception if the wait ran out or the library failed
+     */
+    void acquire() throws Exception;
+
+    /**
+     * Releases the lock.
+     *
+     * @throws Exception if the library failed
+     */
+    void release() throws Exception;
+}

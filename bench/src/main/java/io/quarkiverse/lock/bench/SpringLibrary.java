@@ -1,0 +1,93 @@
+package io.quarkiverse.lock.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.integration.redis.util.RedisLockRegistry;
+
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Spring Integration's {@code RedisLockRegistry} 7.1.2 on Spring Data Redis with Jedis (Lettuce 7 needs Netty 4.2,
+ * which cannot share a JVM with Quarkus' Netty 4.1): its blocking API on a thread pool for uncontended pairs, and one
+ * registry per contender (its own client id) for handoffs.
+ */
+final class SpringLibrary implements LockLibrary {
+
+    private final RedisLockRegistry.RedisLockType type;
+    private final JedisConnectionFactory connections;
+    private final RedisLockRegistry registry;
+    private final ExecutorService pool;
+    private final List<RedisLockRegistry> instances = new ArrayList<>();
+
+    SpringLibrary(int port, RedisLockRegistry.RedisLockType type, int threads) {
+        this.type = type;
+        GenericObjectPoolConfig<Object> pool = new GenericObjectPoolConfig<>();
+        pool.setMaxTotal(threads * 2 + 16);
+        pool.setMaxIdle(threads * 2 + 16);
+        this.connections = new JedisConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port),
+                JedisClientConfiguration.builder().usePooling().poolConfig(pool).build());
+        this.connections.afterPropertiesSet();
+        this.connections.start();
+        this.registry = registry();
+        this.pool = Executors.newFixedThreadPool(threads);
+    }
+
+    private RedisLockRegistry registry() {
+        RedisLockRegistry created = new RedisLockRegistry(connections, "bench-spring", LEASE_MILLIS);
+        created.setRedisLockType(type);
+        return created;
+    }
+
+    @Override
+    public String name() {
+        return "Spring RedisLockRegistry 7.1.2 " + type;
+    }
+
+    @Override
+    public Uni<Void> acquireAndRelease(String key) {
+        return Uni.createFrom().<Void> item(() -> {
+            Lock lock = registry.obtain(key);
+            if (lock.tryLock()) {
+                lock.unlock();
+            }
+            return null;
+        }).runSubscriptionOn(pool);
+    }
+
+    @Override
+    public synchronized Contender contender(String key, int index) {
+        RedisLockRegistry instance = registry();
+        instances.add(instance);
+        Lock lock = instance.obtain(key);
+        return new Contender() {
+            @Override
+            public void acquire() throws InterruptedException {
+                if (!lock.tryLock(WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                    throw new IllegalStateException("gave up after " + WAIT_MILLIS + " ms");
+                }
+            }
+
+            @Override
+            public void release() {
+                lock.unlock();
+            }
+        };
+    }
+
+    @Override
+    public synchronized void close() {
+        instances.forEach(RedisLockRegistry::destroy);
+        registry.destroy();
+        pool.shutdownNow();
+        connections.destroy();
+    }
+}
