@@ -30,7 +30,9 @@ class RedisLockContractTest extends LockContract {
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
             .withEmptyApplication()
             .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.redis.hosts", RedisServer.shared().uri());
+            .overrideConfigKey("quarkus.redis.hosts", RedisServer.shared().uri())
+            // every other instance a test starts keeps two connections of the shared client's pool
+            .overrideConfigKey("quarkus.redis.max-pool-size", "32");
 
     @Inject
     LockRegistry registry;

@@ -359,19 +359,19 @@ public abstract class LockContract {
         String key = newKey("renew");
         LockStore store = ((DefaultLockRegistry) registry()).store();
         long shortLease = SHORT_LEASE.toMillis();
-        assertThat(await(store.tryAcquire(key, "holder", shortLease)).acquired()).isTrue();
+        assertThat(await(store.tryAcquire(key, "holder", shortLease, false)).acquired()).isTrue();
 
         assertThat(await(store.renew(key, "someone-else", 60_000))).isFalse();
         assertThat(await(store.renew(key, "holder", 60_000))).isTrue();
         letLeasesRunOut(SHORT_LEASE);
         assertThat(await(store.isHeld(key, "holder"))).as("the renewed lease outlives the first one").isTrue();
-        assertThat(await(store.tryAcquire(key, "someone-else", shortLease)).acquired()).isFalse();
+        assertThat(await(store.tryAcquire(key, "someone-else", shortLease, false)).acquired()).isFalse();
 
         assertThat(await(store.renew(key, "holder", shortLease))).isTrue();
         letLeasesRunOut(SHORT_LEASE);
         assertThat(await(store.renew(key, "holder", 60_000))).as("a lease that ran out cannot be renewed").isFalse();
         assertThat(await(store.isHeld(key, "holder"))).isFalse();
-        assertThat(await(store.tryAcquire(key, "someone-else", shortLease)).acquired()).isTrue();
+        assertThat(await(store.tryAcquire(key, "someone-else", shortLease, false)).acquired()).isTrue();
     }
 
     @Test
@@ -431,6 +431,55 @@ public abstract class LockContract {
 
         await(Uni.join().all(waiters).andFailFast());
         assertThat(order).containsExactly("first", "second", "third", "fourth");
+    }
+
+    @Test
+    void waitersOfSeveralInstancesGetTheLockInTheOrderTheyCameIn() throws InterruptedException {
+        String key = newKey("fair");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquireOnce())).isTrue();
+        List<String> order = Collections.synchronizedList(new ArrayList<>());
+        List<DefaultLockRegistry> instances = new ArrayList<>();
+        List<Uni<Boolean>> waiters = new ArrayList<>();
+        try {
+            for (String name : List.of("first", "second", "third", "fourth")) {
+                DefaultLockRegistry instance = startInstance(new BackoffWaitStrategy(vertx()));
+                instances.add(instance);
+                ReactiveDistributedLock waiter = instance.obtain(key);
+                Uni<Boolean> turn = waiter.acquire(Duration.ofSeconds(20))
+                        .invoke(acquired -> order.add(name))
+                        .call(() -> waiter.release())
+                        .memoize().indefinitely();
+                turn.subscribe().with(ignored -> {
+                });
+                waiters.add(turn);
+                Thread.sleep(50);
+            }
+
+            assertThat(await(holder.release())).isTrue();
+
+            await(Uni.join().all(waiters).andFailFast());
+            assertThat(order).containsExactly("first", "second", "third", "fourth");
+        } finally {
+            instances.forEach(DefaultLockRegistry::close);
+        }
+    }
+
+    @Test
+    void aWaiterThatGivesUpDoesNotHoldUpTheNextOne() {
+        String key = newKey("give-up");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquireOnce())).isTrue();
+        DefaultLockRegistry other = startInstance(new BackoffWaitStrategy(vertx()));
+        try {
+            assertThat(await(other.obtain(key).acquire(Duration.ofMillis(200)))).isFalse();
+            assertThat(await(holder.release())).isTrue();
+
+            assertThat(await(registry().obtain(key).acquireOnce()))
+                    .as("the lock is free and nobody waits any more").isTrue();
+        } finally {
+            other.close();
+        }
     }
 
     @Test

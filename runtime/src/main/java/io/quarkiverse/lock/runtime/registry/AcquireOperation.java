@@ -60,6 +60,7 @@ final class AcquireOperation extends AbstractUni<Long> {
         private Waiter waiter;
         private long startNanos;
         private int failedAttempts;
+        private boolean attempted;
 
         Run(UniSubscriber<? super Long> downstream) {
             this.downstream = downstream;
@@ -86,7 +87,8 @@ final class AcquireOperation extends AbstractUni<Long> {
                 return;
             }
             try {
-                handle.registry.store.tryAcquire(handle.key, handle.owner, leaseMillis)
+                attempted = true;
+                handle.registry.store.tryAcquire(handle.key, handle.owner, leaseMillis, waits())
                         .subscribe().with(this::onResult, this::onFailure);
             } catch (RuntimeException e) {
                 onFailure(e);
@@ -102,6 +104,7 @@ final class AcquireOperation extends AbstractUni<Long> {
             if (remaining <= 0) {
                 if (state.compareAndSet(RUNNING, DONE)) {
                     finish();
+                    leaveLine();
                     downstream.onItem(0L);
                 }
                 return;
@@ -135,6 +138,7 @@ final class AcquireOperation extends AbstractUni<Long> {
         private void onFailure(Throwable failure) {
             if (state.compareAndSet(RUNNING, DONE)) {
                 finish();
+                leaveLine();
                 downstream.onFailure(handle.storeFailure("acquire", failure));
             }
         }
@@ -147,6 +151,16 @@ final class AcquireOperation extends AbstractUni<Long> {
                     current.cancel();
                 }
                 finish();
+                leaveLine();
+            }
+        }
+
+        /** A waiter that gives up leaves the store's line, so the next one need not wait for its place to lapse. */
+        private void leaveLine() {
+            if (waits() && attempted) {
+                handle.registry.store.leaveLine(handle.key, handle.owner).subscribe().with(ignored -> {
+                }, ignored -> {
+                });
             }
         }
 

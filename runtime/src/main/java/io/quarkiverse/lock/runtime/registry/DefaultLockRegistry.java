@@ -59,8 +59,8 @@ public final class DefaultLockRegistry implements LockRegistry {
     }
 
     /**
-     * Stops listening to release notifications and stops every lease renewal: the locks this application still
-     * holds then free when their leases run out, as they would if it crashed.
+     * Stops listening to release notifications, stops every lease renewal (the locks this application still holds
+     * then free when their leases run out, as they would if it crashed) and closes the store's connections.
      */
     public void close() {
         for (LeaseRenewal renewal : renewals) {
@@ -75,6 +75,7 @@ public final class DefaultLockRegistry implements LockRegistry {
                 LOG.debug("Could not stop listening to lock releases", e);
             }
         }
+        store.close();
     }
 
     @Override

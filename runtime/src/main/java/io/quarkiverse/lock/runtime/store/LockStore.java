@@ -19,15 +19,29 @@ public interface LockStore {
     String name();
 
     /**
-     * Acquires the lock for {@code owner} if nobody holds it, and issues a fencing token strictly greater than every
-     * token issued before for this key.
+     * Acquires the lock for {@code owner} if nobody holds it (and, in a store that keeps a line of waiters, nobody
+     * came earlier), and issues a fencing token strictly greater than every token issued before for this key.
      *
      * @param key the lock key
      * @param owner the owner id
      * @param leaseMillis the lease, positive
+     * @param waiting {@code true} if the caller waits for the lock: a store that keeps a line of waiters puts it in
+     *        line (or keeps its place) when the lock is not free for it
      * @return the outcome: acquired with its token, or held by another owner
      */
-    Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis);
+    Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting);
+
+    /**
+     * Takes a waiter that gave up out of the line of waiters, so the next one does not wait for its place to lapse.
+     * Stores without a line do nothing.
+     *
+     * @param key the lock key
+     * @param owner the owner id
+     * @return completes when done
+     */
+    default Uni<Void> leaveLine(String key, String owner) {
+        return Uni.createFrom().voidItem();
+    }
 
     /**
      * Deletes the lock if, and only if, {@code owner} holds it and its lease has not run out: compare and delete in
@@ -68,6 +82,12 @@ public interface LockStore {
     default AutoCloseable watchReleases(Consumer<String> onRelease, Runnable onGap) {
         return () -> {
         };
+    }
+
+    /**
+     * Frees what the store holds open (connections). Called at shutdown, after the registry stopped.
+     */
+    default void close() {
     }
 
     /**

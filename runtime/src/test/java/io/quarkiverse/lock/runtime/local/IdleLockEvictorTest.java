@@ -27,7 +27,7 @@ class IdleLockEvictorTest {
         LocalLockStates states = new LocalLockStates();
         InMemoryLockStore store = new InMemoryLockStore(java.time.InstantSource.system());
         IdleLockEvictor evictor = new IdleLockEvictor(states, store, vertx, Duration.ofMillis(20));
-        store.tryAcquire("expired", "owner", 1).await().indefinitely();
+        store.tryAcquire("expired", "owner", 1, false).await().indefinitely();
         states.onAcquired("idle", 1);
         states.onReleased("idle");
 

@@ -11,7 +11,8 @@ import io.smallrye.mutiny.Uni;
 /**
  * A store in this JVM's memory: the same semantics as the distributed stores, for one instance and for tests.
  * <p>
- * Each operation is one atomic {@link ConcurrentHashMap#compute} on the key. Fencing tokens come from one counter for
+ * Each operation is one atomic {@link ConcurrentHashMap#compute} on the key. Every waiter is in this JVM, so the
+ * local line of waiters ({@code KeyState}) is the whole line and the store keeps none. Fencing tokens come from one counter for
  * the whole store, so they increase strictly per key without keeping anything per key after a release. Expired locks
  * are removed when touched and by {@link #evictExpired()}.
  */
@@ -34,7 +35,7 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     @Override
-    public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis) {
+    public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
         long now = clock.millis();
         Hold[] granted = new Hold[1];
         Hold current = locks.compute(key, (k, hold) -> {

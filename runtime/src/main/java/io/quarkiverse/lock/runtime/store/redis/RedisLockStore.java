@@ -5,7 +5,6 @@ import java.util.function.Consumer;
 import io.quarkiverse.lock.runtime.store.AcquireResult;
 import io.quarkiverse.lock.runtime.store.LockStore;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.vertx.UniHelper;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -14,12 +13,15 @@ import io.vertx.redis.client.Response;
 
 /**
  * A store on Redis: one key per held lock, written and deleted by Lua scripts so each operation is one atomic round
- * trip.
+ * trip. All its commands share one pipelined connection ({@link RedisChannel}).
  * <p>
  * A lock {@code k} lives at {@code <prefix>{k}} (value: the owner id, with the lease as the key's expiry) and its
  * fencing counter at {@code <prefix>{k}:fence}. Both carry the hash tag {@code {k}}, so they sit in one slot on Redis
  * Cluster (see {@link #lockKey(String)} for keys containing '}'). A release is announced on the pub/sub channel
- * {@code <prefix>released} with the lock's name; classic pub/sub reaches every node of a cluster. The counter outlives a release for the configured fencing retention, then expires: a released key costs
+ * {@code <prefix>released} with the lock's name; classic pub/sub reaches every node of a cluster. Waiting instances
+ * stand in a line ({@code <prefix>{k}:line}, a sorted set by arrival, and {@code <prefix>{k}:places}, when each
+ * waiter's place lapses): a free lock goes to the first in line, so no instance starves. Both keys exist only while
+ * someone waits. The counter outlives a release for the configured fencing retention, then expires: a released key costs
  * one small string for that long, and nothing after.
  */
 public final class RedisLockStore implements LockStore {
@@ -27,9 +29,19 @@ public final class RedisLockStore implements LockStore {
     static final RedisScript ACQUIRE = RedisScript.load("acquire.lua");
     static final RedisScript RELEASE = RedisScript.load("release.lua");
     static final RedisScript RENEW = RedisScript.load("renew.lua");
+    static final RedisScript LEAVE = RedisScript.load("leave.lua");
+    private static final String ONE_TRY = "0";
+    private static final String IN_LINE = "1";
+    /**
+     * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms (and on every
+     * release they hear of), so only a waiter that gave up without saying so, or whose instance died, loses its
+     * place; the next waiter then waits this long at most.
+     */
+    private static final String PLACE_MILLIS = "2000";
 
     private final Vertx vertx;
     private final Redis redis;
+    private final RedisChannel channel;
     private final String keyPrefix;
     private final String fencingRetentionMillis;
     private final String releaseChannel;
@@ -45,6 +57,7 @@ public final class RedisLockStore implements LockStore {
             boolean releaseNotifications) {
         this.vertx = vertx;
         this.redis = redis;
+        this.channel = new RedisChannel(redis);
         this.keyPrefix = keyPrefix;
         this.fencingRetentionMillis = Long.toString(fencingRetentionMillis);
         this.releaseChannel = releaseNotifications ? keyPrefix + "released" : "";
@@ -56,27 +69,41 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis) {
+    public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
         String lockKey = lockKey(key);
-        return ACQUIRE.run(redis, 2, lockKey, fenceKey(lockKey), owner, Long.toString(leaseMillis),
-                fencingRetentionMillis)
+        return ACQUIRE.run(channel, 4, lockKey, fenceKey(lockKey), lineKey(lockKey), placesKey(lockKey), owner,
+                Long.toString(leaseMillis), fencingRetentionMillis, waiting ? IN_LINE : ONE_TRY, PLACE_MILLIS)
                 .map(RedisLockStore::toAcquireResult);
     }
 
     @Override
+    public Uni<Void> leaveLine(String key, String owner) {
+        String lockKey = lockKey(key);
+        return LEAVE.run(channel, 2, lineKey(lockKey), placesKey(lockKey), owner).replaceWithVoid();
+    }
+
+    @Override
     public Uni<Boolean> release(String key, String owner) {
-        return RELEASE.run(redis, 1, lockKey(key), owner, releaseChannel, key).map(RedisLockStore::isOne);
+        return RELEASE.run(channel, 1, lockKey(key), owner, releaseChannel, key).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-        return RENEW.run(redis, 1, lockKey(key), owner, Long.toString(leaseMillis)).map(RedisLockStore::isOne);
+        return RENEW.run(channel, 1, lockKey(key), owner, Long.toString(leaseMillis)).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        return UniHelper.toUni(redis.send(Request.cmd(Command.GET).arg(lockKey(key))))
+        return channel.send(Request.cmd(Command.GET).arg(lockKey(key)))
                 .map(value -> value != null && owner.equals(value.toString()));
+    }
+
+    /**
+     * Closes the connection that carries the lock commands.
+     */
+    @Override
+    public void close() {
+        channel.close();
     }
 
     @Override
@@ -109,6 +136,22 @@ public final class RedisLockStore implements LockStore {
      */
     static String fenceKey(String lockKey) {
         return lockKey + ":fence";
+    }
+
+    /**
+     * @param lockKey the Redis key of a lock
+     * @return the Redis key of its line of waiters, in the same hash slot
+     */
+    static String lineKey(String lockKey) {
+        return lockKey + ":line";
+    }
+
+    /**
+     * @param lockKey the Redis key of a lock
+     * @return the Redis key of its waiters' place deadlines, in the same hash slot
+     */
+    static String placesKey(String lockKey) {
+        return lockKey + ":places";
     }
 
     private static AcquireResult toAcquireResult(Response reply) {

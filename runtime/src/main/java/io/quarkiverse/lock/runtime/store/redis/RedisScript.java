@@ -9,9 +9,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.vertx.UniHelper;
 import io.vertx.redis.client.Command;
-import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
@@ -55,12 +53,12 @@ final class RedisScript {
     /**
      * Runs the script.
      *
-     * @param redis the client
+     * @param redis the connection
      * @param keys the number of leading {@code keysAndArgs} that are keys
      * @param keysAndArgs the keys, then the arguments
      * @return the script's reply
      */
-    Uni<Response> run(Redis redis, int keys, String... keysAndArgs) {
+    Uni<Response> run(RedisChannel redis, int keys, String... keysAndArgs) {
         return send(redis, Command.EVALSHA, sha1, keys, keysAndArgs)
                 .onFailure(RedisScript::isNoScript)
                 .recoverWithUni(() -> send(redis, Command.EVAL, source, keys, keysAndArgs));
@@ -74,12 +72,13 @@ final class RedisScript {
         return sha1;
     }
 
-    private static Uni<Response> send(Redis redis, Command command, String script, int keys, String[] keysAndArgs) {
+    private static Uni<Response> send(RedisChannel redis, Command command, String script, int keys,
+            String[] keysAndArgs) {
         Request request = Request.cmd(command).arg(script).arg(keys);
         for (String arg : keysAndArgs) {
             request.arg(arg);
         }
-        return UniHelper.toUni(redis.send(request));
+        return redis.send(request);
     }
 
     private static boolean isNoScript(Throwable failure) {
