@@ -3,8 +3,8 @@ package io.quarkiverse.lock.runtime.local;
 import java.util.ArrayDeque;
 
 /**
- * What this JVM knows about one lock key: how many of its handles hold it and until when, and the queue of its
- * acquisitions waiting for it, in arrival order.
+ * The local line of the acquisitions of this JVM waiting for one lock key, in arrival order. Holding a lock keeps no
+ * local state: a key has a state only while someone of this JVM waits for it.
  * <p>
  * Only the head of the queue asks the store; the others wait for their turn, so a thousand local waiters on one key
  * cost the store one poller, not a thousand. A release by a local handle wakes the head at once, and the head's
@@ -14,12 +14,12 @@ import java.util.ArrayDeque;
  */
 public final class KeyState {
 
-    private int holders;
-    private long heldUntilNanos;
+    final String key;
     private ArrayDeque<Waiter> queue;
     private long lastUsedNanos;
 
-    KeyState(long nowNanos) {
+    KeyState(String key, long nowNanos) {
+        this.key = key;
         this.lastUsedNanos = nowNanos;
     }
 
@@ -51,20 +51,6 @@ public final class KeyState {
 
     synchronized boolean isHead(Waiter waiter) {
         return queue != null && queue.peekFirst() == waiter;
-    }
-
-    synchronized void onAcquired(long leaseEndNanos) {
-        holders++;
-        if (holders == 1 || leaseEndNanos - heldUntilNanos > 0) {
-            heldUntilNanos = leaseEndNanos;
-        }
-    }
-
-    synchronized void onReleased(long nowNanos) {
-        if (holders > 0) {
-            holders--;
-        }
-        lastUsedNanos = nowNanos;
     }
 
     /**
@@ -115,13 +101,6 @@ public final class KeyState {
     }
 
     /**
-     * @return how many handles of this JVM hold the lock, as far as this JVM knows
-     */
-    public synchronized int holders() {
-        return holders;
-    }
-
-    /**
      * @return how many acquisitions of this JVM wait for the lock
      */
     public synchronized int waiting() {
@@ -129,7 +108,10 @@ public final class KeyState {
     }
 
     synchronized boolean isIdle(long nowNanos, long idleNanos) {
-        boolean held = holders > 0 && heldUntilNanos - nowNanos > 0;
-        return !held && waiting() == 0 && nowNanos - lastUsedNanos >= idleNanos;
+        return waiting() == 0 && nowNanos - lastUsedNanos >= idleNanos;
+    }
+
+    synchronized boolean isEmpty() {
+        return waiting() == 0;
     }
 }

@@ -3,11 +3,12 @@ package io.quarkiverse.lock.runtime.local;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The {@link KeyState} of every key this JVM holds, waits for, or used recently.
+ * The {@link KeyState} of every key this JVM waits for.
  * <p>
- * Every change that puts a state in use (a hold, a wait) goes through {@link ConcurrentHashMap#compute} on its key,
- * and eviction removes a state through {@link ConcurrentHashMap#computeIfPresent} only if it is idle at that moment,
- * so the evictor never drops state that is held or waited on, and never races a new user of it.
+ * Joining a line goes through {@link ConcurrentHashMap#compute} on its key; the last waiter to leave removes the
+ * state through {@link ConcurrentHashMap#computeIfPresent} only if the line is empty at that moment, and so does the
+ * evictor for a state that is idle. So state that is waited on is never dropped, and a new waiter never joins a
+ * dropped state.
  */
 public final class LocalLockStates {
 
@@ -22,7 +23,7 @@ public final class LocalLockStates {
     public Waiter join(String key) {
         Waiter[] joined = new Waiter[1];
         states.compute(key, (k, state) -> {
-            KeyState s = state == null ? new KeyState(System.nanoTime()) : state;
+            KeyState s = state == null ? new KeyState(k, System.nanoTime()) : state;
             joined[0] = s.join();
             return s;
         });
@@ -36,33 +37,18 @@ public final class LocalLockStates {
      * @param waiter the place {@link #join(String)} returned
      */
     public void leave(Waiter waiter) {
-        waiter.leave(System.nanoTime());
+        KeyState state = waiter.leave(System.nanoTime());
+        states.computeIfPresent(state.key, (k, current) -> current == state && current.isEmpty() ? null : current);
     }
 
     /**
-     * Records that a handle of this JVM acquired {@code key}.
-     *
-     * @param key the lock key
-     * @param leaseMillis the lease of the hold
-     */
-    public void onAcquired(String key, long leaseMillis) {
-        long leaseEnd = System.nanoTime() + leaseMillis * 1_000_000L;
-        states.compute(key, (k, state) -> {
-            KeyState s = state == null ? new KeyState(System.nanoTime()) : state;
-            s.onAcquired(leaseEnd);
-            return s;
-        });
-    }
-
-    /**
-     * Records that a handle of this JVM released {@code key}, and wakes the first local waiter in line.
+     * Wakes the first local waiter of {@code key}, if any: a handle of this JVM released it.
      *
      * @param key the lock key
      */
     public void onReleased(String key) {
         KeyState state = states.get(key);
         if (state != null) {
-            state.onReleased(System.nanoTime());
             state.wakeHead();
         }
     }
@@ -73,10 +59,7 @@ public final class LocalLockStates {
      * @param key the lock key
      */
     public void onRemoteRelease(String key) {
-        KeyState state = states.get(key);
-        if (state != null) {
-            state.wakeHead();
-        }
+        onReleased(key);
     }
 
     /**
@@ -98,7 +81,8 @@ public final class LocalLockStates {
     }
 
     /**
-     * Drops the state of every key that has been idle (not held, not waited on, not used) for {@code idleNanos}.
+     * Drops the state of every key that has been idle (nobody waits, not used) for {@code idleNanos}: state that the
+     * last waiter's leaving did not remove because a new waiter was joining at that moment.
      *
      * @param nowNanos the current {@link System#nanoTime()}
      * @param idleNanos how long a state must have been idle

@@ -32,8 +32,9 @@ public final class Waiter {
         state.park(this, wakeup);
     }
 
-    void leave(long nowNanos) {
+    KeyState leave(long nowNanos) {
         state.leave(this, nowNanos);
+        return state;
     }
 
     /**

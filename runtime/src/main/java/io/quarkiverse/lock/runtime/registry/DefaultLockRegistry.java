@@ -2,7 +2,6 @@ package io.quarkiverse.lock.runtime.registry;
 
 import java.time.Duration;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jboss.logging.Logger;
@@ -80,7 +79,7 @@ public final class DefaultLockRegistry implements LockRegistry {
 
     @Override
     public ReactiveDistributedLock obtain(String key) {
-        return new LockHandle(this, LockArguments.requireKey(key), UUID.randomUUID().toString());
+        return new LockHandle(this, LockArguments.requireKey(key), OwnerIds.next());
     }
 
     /**

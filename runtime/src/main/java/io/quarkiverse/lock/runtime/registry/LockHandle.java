@@ -1,9 +1,10 @@
 package io.quarkiverse.lock.runtime.registry;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.jboss.logging.Logger;
 
@@ -31,7 +32,17 @@ final class LockHandle implements ReactiveDistributedLock {
     final DefaultLockRegistry registry;
     final String key;
     final String owner;
-    private final AtomicReference<Hold> hold = new AtomicReference<>();
+    private static final VarHandle HOLD;
+
+    static {
+        try {
+            HOLD = MethodHandles.lookup().findVarHandle(LockHandle.class, "hold", Hold.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile Hold hold;
     private volatile boolean renewLease;
 
     LockHandle(DefaultLockRegistry registry, String key, String owner) {
@@ -74,7 +85,7 @@ final class LockHandle implements ReactiveDistributedLock {
     @Override
     public Uni<Boolean> release() {
         return Uni.createFrom().deferred(() -> {
-            Hold current = hold.get();
+            Hold current = hold;
             return current == null ? FALSE : releaseHold(current);
         });
     }
@@ -82,7 +93,7 @@ final class LockHandle implements ReactiveDistributedLock {
     @Override
     public Uni<Boolean> isAcquired() {
         return Uni.createFrom().deferred(() -> {
-            Hold current = hold.get();
+            Hold current = hold;
             if (current == null || current.isLost()) {
                 return FALSE;
             }
@@ -93,7 +104,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public OptionalLong fencingToken() {
-        Hold current = hold.get();
+        Hold current = hold;
         return current == null ? OptionalLong.empty() : OptionalLong.of(current.token);
     }
 
@@ -172,15 +183,15 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public String toString() {
-        return "Lock[key=" + key + ", store=" + registry.store.name() + ", held=" + (hold.get() != null) + "]";
+        return "Lock[key=" + key + ", store=" + registry.store.name() + ", held=" + (hold != null) + "]";
     }
 
     boolean isHeldLocally() {
-        return hold.get() != null;
+        return hold != null;
     }
 
     private Hold holdWithToken(long token) {
-        Hold current = hold.get();
+        Hold current = hold;
         return token != 0L && current != null && current.token == token ? current : null;
     }
 
@@ -189,16 +200,13 @@ final class LockHandle implements ReactiveDistributedLock {
      * delivered, so that a cancellation racing the delivery finds the hold to release.
      */
     void onGranted(long token, long leaseMillis) {
-        Hold granted = new Hold(token, leaseMillis);
-        Hold previous = hold.getAndSet(granted);
+        Hold granted = new Hold(token, leaseMillis, renewLease ? this : null);
+        Hold previous = (Hold) HOLD.getAndSet(this, granted);
         if (previous != null) {
             previous.ended();
         }
-        registry.states.onAcquired(key, leaseMillis);
-        if (renewLease) {
-            LeaseRenewal renewal = new LeaseRenewal(this, granted);
-            granted.renewal = renewal;
-            renewal.start();
+        if (granted.renewal != null) {
+            granted.renewal.start();
         }
     }
 
@@ -238,7 +246,7 @@ final class LockHandle implements ReactiveDistributedLock {
      *         {@link LockExpiredException} when the store no longer had it for this owner
      */
     private Uni<Boolean> releaseHold(Hold held) {
-        if (!hold.compareAndSet(held, null)) {
+        if (!HOLD.compareAndSet(this, held, null)) {
             return FALSE;
         }
         held.stopRenewal();
@@ -286,7 +294,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     private void abandon(AtomicBoolean abandoned) {
         abandoned.set(true);
-        Hold current = hold.get();
+        Hold current = hold;
         if (current != null) {
             releaseQuietly(current, "its operation was cancelled");
         }

@@ -28,8 +28,7 @@ class IdleLockEvictorTest {
         InMemoryLockStore store = new InMemoryLockStore(java.time.InstantSource.system());
         IdleLockEvictor evictor = new IdleLockEvictor(states, store, vertx, Duration.ofMillis(20));
         store.tryAcquire("expired", "owner", 1, false).await().indefinitely();
-        states.onAcquired("idle", 1);
-        states.onReleased("idle");
+        states.join("idle").leave(System.nanoTime());
 
         evictor.start();
         assertThat(evictor.isRunning()).isTrue();
@@ -42,8 +41,7 @@ class IdleLockEvictorTest {
 
         evictor.stop();
         assertThat(evictor.isRunning()).isFalse();
-        states.onAcquired("after-stop", 1);
-        states.onReleased("after-stop");
+        states.join("after-stop").leave(System.nanoTime());
         Thread.sleep(100);
         assertThat(states.get("after-stop")).as("nothing evicts once stopped").isNotNull();
     }

@@ -16,51 +16,40 @@ class LocalLockStatesTest {
     private final LocalLockStates states = new LocalLockStates();
 
     @Test
-    void idleStateIsEvictedOnceItHasBeenIdleLongEnough() {
-        states.onAcquired("k", 60_000);
-        states.onReleased("k");
+    void theLastWaiterToLeaveDropsTheState() {
+        Waiter first = states.join("k");
+        Waiter second = states.join("k");
+
+        states.leave(first);
+        assertThat(states.get("k")).isNotNull();
+        assertThat(states.get("k").waiting()).isEqualTo(1);
+
+        states.leave(second);
+        assertThat(states.get("k")).isNull();
+    }
+
+    @Test
+    void waitedOnStateIsNeverEvicted() {
+        states.join("k");
+
+        assertThat(states.evictIdle(System.nanoTime() + 30 * IDLE, IDLE)).isZero();
+        assertThat(states.get("k").waiting()).isEqualTo(1);
+    }
+
+    @Test
+    void anEmptyStateLeftBehindIsEvictedOnceIdleLongEnough() {
+        Waiter waiter = states.join("k");
+        waiter.leave(System.nanoTime());
         long now = System.nanoTime();
 
         assertThat(states.evictIdle(now, IDLE)).isZero();
-        assertThat(states.get("k")).isNotNull();
-
         assertThat(states.evictIdle(now + IDLE, IDLE)).isEqualTo(1);
         assertThat(states.get("k")).isNull();
     }
 
     @Test
-    void heldStateIsNeverEvictedWhileItsLeaseRuns() {
-        states.onAcquired("k", 60_000);
-        long now = System.nanoTime();
-
-        assertThat(states.evictIdle(now + 30 * IDLE, IDLE)).isZero();
-        assertThat(states.get("k").holders()).isEqualTo(1);
-    }
-
-    @Test
-    void aHoldNobodyReleasedStopsCountingOnceItsLeaseRanOut() {
-        states.onAcquired("k", 1_000);
-        long now = System.nanoTime();
-
-        assertThat(states.evictIdle(now + 5 * IDLE, IDLE)).isEqualTo(1);
-    }
-
-    @Test
-    void waitedOnStateIsNeverEvictedAndIsEvictableAfterTheWaitEnds() {
-        Waiter waiter = states.join("k");
-        long now = System.nanoTime();
-
-        assertThat(states.evictIdle(now + 30 * IDLE, IDLE)).isZero();
-        assertThat(states.get("k").waiting()).isEqualTo(1);
-
-        states.leave(waiter);
-        assertThat(states.evictIdle(System.nanoTime() + IDLE, IDLE)).isEqualTo(1);
-    }
-
-    @Test
     void aNewWaiterAfterEvictionGetsAFreshStateThatIsInUse() {
-        states.onAcquired("k", 1);
-        states.onReleased("k");
+        states.join("k").leave(System.nanoTime());
         states.evictIdle(System.nanoTime() + IDLE, IDLE);
 
         Waiter waiter = states.join("k");
