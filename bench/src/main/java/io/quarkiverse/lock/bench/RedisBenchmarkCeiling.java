@@ -31,10 +31,12 @@ final class RedisBenchmarkCeiling {
      * @return pairs per second, or NaN if redis-benchmark is not installed
      */
     double pairsPerSecond(int clients, int pipeline, int requests) {
-        double acquire = rate(clients, pipeline, requests, List.of("EVALSHA", acquireSha, "2", "bench:{__rand_int__}",
-                "bench:{__rand_int__}:fence", "owner", "10000", "3600000"));
-        double release = rate(clients, pipeline, requests, List.of("EVALSHA", releaseSha, "1", "bench:{__rand_int__}",
-                "owner", "bench:released", "__rand_int__"));
+        double acquire = rate(clients, pipeline, requests, List.of("EVALSHA", acquireSha, "4", "bench:{__rand_int__}",
+                "bench:{__rand_int__}:fence", "bench:{__rand_int__}:line", "bench:{__rand_int__}:places", "owner",
+                "10000", "3600000", "0", "1000"));
+        double release = rate(clients, pipeline, requests, List.of("EVALSHA", releaseSha, "3", "bench:{__rand_int__}",
+                "bench:{__rand_int__}:line", "bench:{__rand_int__}:places", "owner", "bench:released",
+                "__rand_int__"));
         return 1 / (1 / acquire + 1 / release);
     }
 

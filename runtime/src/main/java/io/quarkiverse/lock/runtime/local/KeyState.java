@@ -1,6 +1,7 @@
 package io.quarkiverse.lock.runtime.local;
 
 import java.util.ArrayDeque;
+import java.util.function.LongConsumer;
 
 /**
  * The local line of the acquisitions of this JVM waiting for one lock key, in arrival order. Holding a lock keeps no
@@ -23,13 +24,33 @@ public final class KeyState {
         this.lastUsedNanos = nowNanos;
     }
 
-    synchronized Waiter join() {
+    synchronized Waiter join(String owner, LongConsumer onHandOver) {
         if (queue == null) {
             queue = new ArrayDeque<>(2);
         }
-        Waiter waiter = new Waiter(this);
+        Waiter waiter = new Waiter(this, owner, onHandOver);
         queue.addLast(waiter);
         return waiter;
+    }
+
+    /**
+     * Tells the waiter with this owner id, if it waits here, that a release handed it the lock.
+     */
+    void handOver(String owner, long token) {
+        Waiter receiver = null;
+        synchronized (this) {
+            if (queue != null) {
+                for (Waiter waiter : queue) {
+                    if (waiter.owner.equals(owner)) {
+                        receiver = waiter;
+                        break;
+                    }
+                }
+            }
+        }
+        if (receiver != null) {
+            receiver.onHandOver.accept(token);
+        }
     }
 
     void leave(Waiter waiter, long nowNanos) {

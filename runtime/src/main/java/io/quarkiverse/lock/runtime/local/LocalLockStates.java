@@ -1,6 +1,9 @@
 package io.quarkiverse.lock.runtime.local;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongConsumer;
+
+import io.quarkiverse.lock.runtime.store.ReleaseListener;
 
 /**
  * The {@link KeyState} of every key this JVM waits for.
@@ -10,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * evictor for a state that is idle. So state that is waited on is never dropped, and a new waiter never joins a
  * dropped state.
  */
-public final class LocalLockStates {
+public final class LocalLockStates implements ReleaseListener {
 
     private final ConcurrentHashMap<String, KeyState> states = new ConcurrentHashMap<>();
 
@@ -18,13 +21,15 @@ public final class LocalLockStates {
      * Puts a waiting acquisition in the local queue of {@code key}.
      *
      * @param key the lock key
+     * @param owner the waiting handle's owner id
+     * @param onHandOver called with the fencing token if a release hands the lock straight to this waiter
      * @return the acquisition's place in the queue, to pass to {@link #leave(Waiter)}
      */
-    public Waiter join(String key) {
+    public Waiter join(String key, String owner, LongConsumer onHandOver) {
         Waiter[] joined = new Waiter[1];
         states.compute(key, (k, state) -> {
             KeyState s = state == null ? new KeyState(k, System.nanoTime()) : state;
-            joined[0] = s.join();
+            joined[0] = s.join(owner, onHandOver);
             return s;
         });
         return joined[0];
@@ -54,19 +59,32 @@ public final class LocalLockStates {
     }
 
     /**
-     * Wakes the first local waiter of {@code key}, if any: the store says another instance released it.
+     * Wakes the first local waiter of {@code key}, if any: the store says an instance released it.
      *
      * @param key the lock key
      */
-    public void onRemoteRelease(String key) {
+    @Override
+    public void released(String key) {
         onReleased(key);
+    }
+
+    /**
+     * Tells the local waiter with this owner id, if there is one, that a release handed it the lock.
+     */
+    @Override
+    public void handedOver(String key, String owner, long token) {
+        KeyState state = states.get(key);
+        if (state != null) {
+            state.handOver(owner, token);
+        }
     }
 
     /**
      * Wakes the first local waiter of every key: release notifications may have been missed (the notification
      * channel was down), so every head should look again now.
      */
-    public void wakeAllHeads() {
+    @Override
+    public void mayHaveMissed() {
         for (KeyState state : states.values()) {
             state.wakeHead();
         }

@@ -1,18 +1,24 @@
 package io.quarkiverse.lock.runtime.local;
 
+import java.util.function.LongConsumer;
+
 /**
  * One waiting acquisition's place in the local queue of its key ({@link KeyState}).
  */
 public final class Waiter {
 
     private final KeyState state;
+    final String owner;
+    final LongConsumer onHandOver;
     /** The pause to end when woken; guarded by the state's lock. */
     Wakeup parked;
     /** A wake-up that came while the waiter was not paused; guarded by the state's lock. */
     boolean wakePending;
 
-    Waiter(KeyState state) {
+    Waiter(KeyState state, String owner, LongConsumer onHandOver) {
         this.state = state;
+        this.owner = owner;
+        this.onHandOver = onHandOver;
     }
 
     /**

@@ -61,6 +61,8 @@ final class AcquireOperation extends AbstractUni<Long> {
         private long startNanos;
         private int failedAttempts;
         private boolean attempted;
+        /** The token of the grant this run received, from its attempt or from a hand-over; guarded by this. */
+        private long grantedToken;
 
         Run(UniSubscriber<? super Long> downstream) {
             this.downstream = downstream;
@@ -69,7 +71,7 @@ final class AcquireOperation extends AbstractUni<Long> {
         void start() {
             if (waitNanos > 0 && !handle.isHeldLocally()) {
                 startNanos = System.nanoTime();
-                waiter = handle.registry.states.join(handle.key);
+                waiter = handle.registry.states.join(handle.key, handle.owner, this::onHandedOver);
                 if (!waiter.isHead()) {
                     pauseThenAttempt(-1, waitNanos);
                     return;
@@ -122,7 +124,18 @@ final class AcquireOperation extends AbstractUni<Long> {
             }
         }
 
+        /** A release handed the lock to this waiter: it holds it without asking the store again. */
+        private void onHandedOver(long token) {
+            onGranted(token);
+        }
+
         private void onGranted(long token) {
+            synchronized (this) {
+                if (token == grantedToken) {
+                    return;
+                }
+                grantedToken = token;
+            }
             handle.onGranted(token, leaseMillis);
             if (!state.compareAndSet(RUNNING, DONE)) {
                 handle.releaseQuietly(token, "its acquisition was cancelled");
@@ -146,10 +159,6 @@ final class AcquireOperation extends AbstractUni<Long> {
         @Override
         public void cancel() {
             if (state.compareAndSet(RUNNING, CANCELLED)) {
-                Cancellable current = pause;
-                if (current != null) {
-                    current.cancel();
-                }
                 finish();
                 leaveLine();
             }
@@ -165,6 +174,10 @@ final class AcquireOperation extends AbstractUni<Long> {
         }
 
         private void finish() {
+            Cancellable current = pause;
+            if (current != null) {
+                current.cancel();
+            }
             if (waiter != null) {
                 handle.registry.states.leave(waiter);
             }

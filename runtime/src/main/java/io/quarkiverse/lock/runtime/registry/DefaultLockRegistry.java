@@ -51,10 +51,11 @@ public final class DefaultLockRegistry implements LockRegistry {
     }
 
     /**
-     * Starts listening to the store's release notifications, which wake the first local waiter of the released key.
+     * Starts listening to the store's release notifications, which wake the first local waiter of the released key,
+     * or tell a local waiter that a release handed it the lock.
      */
     public void start() {
-        releaseWatch = store.watchReleases(states::onRemoteRelease, states::wakeAllHeads);
+        releaseWatch = store.watchReleases(states);
     }
 
     /**

@@ -1,7 +1,5 @@
 package io.quarkiverse.lock.runtime.store;
 
-import java.util.function.Consumer;
-
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -71,15 +69,14 @@ public interface LockStore {
     Uni<Boolean> isHeld(String key, String owner);
 
     /**
-     * Starts telling {@code onRelease} about the releases the store sees, from every instance, so that a waiter
-     * wakes at once instead of at its next poll. Notifications may be lost; waiters keep polling as a fallback.
-     * Stores without notifications return a watch that does nothing.
+     * Starts telling {@code listener} about the releases and hand-overs the store sees, from every instance, so that
+     * a waiter wakes (or learns it holds the lock) at once instead of at its next poll. Notifications may be lost;
+     * waiters keep polling as a fallback. Stores without notifications return a watch that does nothing.
      *
-     * @param onRelease called with the key of each released lock, on any thread
-     * @param onGap called when notifications may have been missed (after a reconnection)
+     * @param listener told of each release, on any thread
      * @return closes the watch
      */
-    default AutoCloseable watchReleases(Consumer<String> onRelease, Runnable onGap) {
+    default AutoCloseable watchReleases(ReleaseListener listener) {
         return () -> {
         };
     }

@@ -28,7 +28,7 @@ class IdleLockEvictorTest {
         InMemoryLockStore store = new InMemoryLockStore(java.time.InstantSource.system());
         IdleLockEvictor evictor = new IdleLockEvictor(states, store, vertx, Duration.ofMillis(20));
         store.tryAcquire("expired", "owner", 1, false).await().indefinitely();
-        states.join("idle").leave(System.nanoTime());
+        states.join("idle", "w", t -> { }).leave(System.nanoTime());
 
         evictor.start();
         assertThat(evictor.isRunning()).isTrue();
@@ -41,7 +41,7 @@ class IdleLockEvictorTest {
 
         evictor.stop();
         assertThat(evictor.isRunning()).isFalse();
-        states.join("after-stop").leave(System.nanoTime());
+        states.join("after-stop", "w", t -> { }).leave(System.nanoTime());
         Thread.sleep(100);
         assertThat(states.get("after-stop")).as("nothing evicts once stopped").isNotNull();
     }

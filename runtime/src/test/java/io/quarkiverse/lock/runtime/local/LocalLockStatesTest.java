@@ -3,6 +3,7 @@ package io.quarkiverse.lock.runtime.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,8 +18,8 @@ class LocalLockStatesTest {
 
     @Test
     void theLastWaiterToLeaveDropsTheState() {
-        Waiter first = states.join("k");
-        Waiter second = states.join("k");
+        Waiter first = states.join("k", "a", t -> { });
+        Waiter second = states.join("k", "b", t -> { });
 
         states.leave(first);
         assertThat(states.get("k")).isNotNull();
@@ -30,7 +31,7 @@ class LocalLockStatesTest {
 
     @Test
     void waitedOnStateIsNeverEvicted() {
-        states.join("k");
+        states.join("k", "w", t -> { });
 
         assertThat(states.evictIdle(System.nanoTime() + 30 * IDLE, IDLE)).isZero();
         assertThat(states.get("k").waiting()).isEqualTo(1);
@@ -38,7 +39,7 @@ class LocalLockStatesTest {
 
     @Test
     void anEmptyStateLeftBehindIsEvictedOnceIdleLongEnough() {
-        Waiter waiter = states.join("k");
+        Waiter waiter = states.join("k", "w", t -> { });
         waiter.leave(System.nanoTime());
         long now = System.nanoTime();
 
@@ -49,10 +50,10 @@ class LocalLockStatesTest {
 
     @Test
     void aNewWaiterAfterEvictionGetsAFreshStateThatIsInUse() {
-        states.join("k").leave(System.nanoTime());
+        states.join("k", "w", t -> { }).leave(System.nanoTime());
         states.evictIdle(System.nanoTime() + IDLE, IDLE);
 
-        Waiter waiter = states.join("k");
+        Waiter waiter = states.join("k", "w", t -> { });
 
         assertThat(waiter.isHead()).isTrue();
         assertThat(states.get("k").waiting()).isEqualTo(1);
@@ -61,9 +62,9 @@ class LocalLockStatesTest {
 
     @Test
     void waitersQueueInArrivalOrderAndOnlyTheFirstIsHead() {
-        Waiter first = states.join("k");
-        Waiter second = states.join("k");
-        Waiter third = states.join("k");
+        Waiter first = states.join("k", "a", t -> { });
+        Waiter second = states.join("k", "b", t -> { });
+        Waiter third = states.join("k", "c", t -> { });
 
         assertThat(first.isHead()).isTrue();
         assertThat(second.isHead()).isFalse();
@@ -76,8 +77,8 @@ class LocalLockStatesTest {
 
     @Test
     void aLocalReleaseWakesTheHeadOnly() {
-        Waiter head = states.join("k");
-        Waiter next = states.join("k");
+        Waiter head = states.join("k", "h", t -> { });
+        Waiter next = states.join("k", "n", t -> { });
         AtomicInteger headWoken = new AtomicInteger();
         AtomicInteger nextWoken = new AtomicInteger();
         head.park(new Wakeup(headWoken::incrementAndGet));
@@ -91,8 +92,8 @@ class LocalLockStatesTest {
 
     @Test
     void whenTheHeadLeavesTheNextWaiterIsWokenAsTheNewHead() {
-        Waiter head = states.join("k");
-        Waiter next = states.join("k");
+        Waiter head = states.join("k", "h", t -> { });
+        Waiter next = states.join("k", "n", t -> { });
         AtomicInteger nextWoken = new AtomicInteger();
         next.park(new Wakeup(nextWoken::incrementAndGet));
 
@@ -104,7 +105,7 @@ class LocalLockStatesTest {
 
     @Test
     void aWakeUpThatComesWhileTheWaiterIsNotPausedEndsItsNextPauseAtOnce() {
-        Waiter head = states.join("k");
+        Waiter head = states.join("k", "h", t -> { });
         states.onReleased("k");
         AtomicInteger woken = new AtomicInteger();
 
@@ -113,6 +114,21 @@ class LocalLockStatesTest {
 
         head.park(new Wakeup(woken::incrementAndGet));
         assertThat(woken.get()).as("the pending wake-up is used once").isEqualTo(1);
+    }
+
+    @Test
+    void aHandOverReachesTheWaiterWithThatOwnerOnly() {
+        AtomicLong first = new AtomicLong();
+        AtomicLong second = new AtomicLong();
+        states.join("k", "first-owner", first::set);
+        states.join("k", "second-owner", second::set);
+
+        states.handedOver("k", "second-owner", 42);
+        states.handedOver("k", "nobody-here", 43);
+        states.handedOver("other-key", "first-owner", 44);
+
+        assertThat(first.get()).isZero();
+        assertThat(second.get()).isEqualTo(42);
     }
 
     @Test

@@ -1,9 +1,8 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
-import java.util.function.Consumer;
-
 import io.quarkiverse.lock.runtime.store.AcquireResult;
 import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.runtime.store.ReleaseListener;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
@@ -20,24 +19,26 @@ import io.vertx.redis.client.Response;
  * Cluster (see {@link #lockKey(String)} for keys containing '}'). A release is announced on the pub/sub channel
  * {@code <prefix>released} with the lock's name; classic pub/sub reaches every node of a cluster. Waiting instances
  * stand in a line ({@code <prefix>{k}:line}, a sorted set by arrival, and {@code <prefix>{k}:places}, when each
- * waiter's place lapses): a free lock goes to the first in line, so no instance starves. Both keys exist only while
- * someone waits. The counter outlives a release for the configured fencing retention, then expires: a released key costs
+ * waiter's place lapses, and the lease it asks for): a free lock goes to the first in line, so no instance starves,
+ * and a release hands it straight to that waiter, whose instance learns it from the channel without asking again.
+ * Both keys exist only while someone waits. The counter outlives a release for the configured fencing retention, then expires: a released key costs
  * one small string for that long, and nothing after.
  */
 public final class RedisLockStore implements LockStore {
 
-    static final RedisScript ACQUIRE = RedisScript.load("acquire.lua");
-    static final RedisScript RELEASE = RedisScript.load("release.lua");
+    static final RedisScript ACQUIRE = RedisScript.loadWithFunctions("acquire.lua");
+    static final RedisScript RELEASE = RedisScript.loadWithFunctions("release.lua");
     static final RedisScript RENEW = RedisScript.load("renew.lua");
-    static final RedisScript LEAVE = RedisScript.load("leave.lua");
+    static final RedisScript LEAVE = RedisScript.loadWithFunctions("leave.lua");
     private static final String ONE_TRY = "0";
     private static final String IN_LINE = "1";
     /**
      * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms (and on every
      * release they hear of), so only a waiter that gave up without saying so, or whose instance died, loses its
-     * place; the next waiter then waits this long at most.
+     * place: the next waiter then waits this long at most. A release hands the lock only to a waiter whose place
+     * has not lapsed, so a dead waiter is handed the lock only if it died within this time.
      */
-    private static final String PLACE_MILLIS = "2000";
+    private static final String PLACE_MILLIS = "1000";
 
     private final Vertx vertx;
     private final Redis redis;
@@ -79,12 +80,15 @@ public final class RedisLockStore implements LockStore {
     @Override
     public Uni<Void> leaveLine(String key, String owner) {
         String lockKey = lockKey(key);
-        return LEAVE.run(channel, 2, lineKey(lockKey), placesKey(lockKey), owner).replaceWithVoid();
+        return LEAVE.run(channel, 4, lockKey, fenceKey(lockKey), lineKey(lockKey), placesKey(lockKey), owner,
+                releaseChannel, key, fencingRetentionMillis).replaceWithVoid();
     }
 
     @Override
     public Uni<Boolean> release(String key, String owner) {
-        return RELEASE.run(channel, 1, lockKey(key), owner, releaseChannel, key).map(RedisLockStore::isOne);
+        String lockKey = lockKey(key);
+        return RELEASE.run(channel, 4, lockKey, fenceKey(lockKey), lineKey(lockKey), placesKey(lockKey), owner,
+                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
     }
 
     @Override
@@ -107,13 +111,31 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public AutoCloseable watchReleases(Consumer<String> onRelease, Runnable onGap) {
+    public AutoCloseable watchReleases(ReleaseListener listener) {
         if (releaseChannel.isEmpty()) {
-            return LockStore.super.watchReleases(onRelease, onGap);
+            return LockStore.super.watchReleases(listener);
         }
-        RedisReleaseSubscriber subscriber = new RedisReleaseSubscriber(vertx, redis, releaseChannel, onRelease, onGap);
+        RedisReleaseSubscriber subscriber = new RedisReleaseSubscriber(vertx, redis, releaseChannel,
+                message -> dispatch(message, listener), listener::mayHaveMissed);
         subscriber.start();
         return subscriber;
+    }
+
+    /**
+     * Reads a message of the release channel: {@code G <owner> <token> <name>} for a hand-over, {@code R <name>} for
+     * a plain release. The name comes last, so it may contain anything.
+     */
+    static void dispatch(String message, ReleaseListener listener) {
+        if (message.startsWith("R ")) {
+            listener.released(message.substring(2));
+        } else if (message.startsWith("G ")) {
+            int ownerEnd = message.indexOf(' ', 2);
+            int tokenEnd = ownerEnd < 0 ? -1 : message.indexOf(' ', ownerEnd + 1);
+            if (tokenEnd > 0) {
+                listener.handedOver(message.substring(tokenEnd + 1), message.substring(2, ownerEnd),
+                        Long.parseLong(message.substring(ownerEnd + 1, tokenEnd)));
+            }
+        }
     }
 
     /**

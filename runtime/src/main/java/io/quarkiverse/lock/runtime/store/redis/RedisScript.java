@@ -39,12 +39,24 @@ final class RedisScript {
      * @return the loaded script
      */
     static RedisScript load(String name) {
+        return new RedisScript(name, read(name));
+    }
+
+    /**
+     * @param name the script's file name in {@link #RESOURCE_FOLDER}
+     * @return the loaded script, after the shared functions of {@code lock.lua}
+     */
+    static RedisScript loadWithFunctions(String name) {
+        return new RedisScript(name, read("lock.lua") + "\n" + read(name));
+    }
+
+    private static String read(String name) {
         String path = RESOURCE_FOLDER + name;
         try (InputStream in = RedisScript.class.getClassLoader().getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("Lua script " + path + " is missing from the classpath");
             }
-            return new RedisScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not read Lua script " + path, e);
         }

@@ -1,0 +1,28 @@
+package io.quarkiverse.lock.runtime.store;
+
+/**
+ * What a store tells the application about releases, so that waiters need not wait for their next poll.
+ */
+public interface ReleaseListener {
+
+    /**
+     * A lock was released and nobody was in line for it.
+     *
+     * @param key the lock key
+     */
+    void released(String key);
+
+    /**
+     * A lock was released and handed straight to the first waiter in line.
+     *
+     * @param key the lock key
+     * @param owner the owner id of the waiter that now holds it
+     * @param token the fencing token of its hold
+     */
+    void handedOver(String key, String owner, long token);
+
+    /**
+     * Notifications may have been missed (the channel was down): every waiter should look again now.
+     */
+    void mayHaveMissed();
+}

@@ -1,0 +1,57 @@
+-- Functions shared by the lock scripts; the extension puts this file in front of each script that uses them.
+-- A lock's keys: the lock (its value the owner id, its expiry the lease), its fencing counter, its line of waiters
+-- (a sorted set of owner ids by arrival) and their places (a hash: owner id -> 'deadline_ms:lease_ms').
+
+local function now_micros()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000000 + tonumber(time[2])
+end
+
+-- Drops waiters at the head of the line whose place lapsed (they stopped asking: gave up, or their instance
+-- died). Returns the first waiter still in line and its place, or nil.
+local function first_in_line(line, places, now_millis)
+  local head = redis.call('ZRANGE', line, 0, 0)[1]
+  while head do
+    local place = redis.call('HGET', places, head)
+    local deadline = place and tonumber(string.match(place, '^(%d+)'))
+    if deadline and deadline > now_millis then
+      return head, place
+    end
+    redis.call('ZREM', line, head)
+    redis.call('HDEL', places, head)
+    head = redis.call('ZRANGE', line, 0, 0)[1]
+  end
+  return nil
+end
+
+-- Gives the lock to owner for lease ms and returns its fencing token: at least the server's time in
+-- microseconds, so it stays ahead of every earlier token even after the counter has expired; the counter
+-- keeps it increasing within one microsecond and across a clock that steps back.
+local function grant(lock, fence, owner, lease, retention, now)
+  redis.call('SET', lock, owner, 'PX', lease)
+  local token = now
+  local last = tonumber(redis.call('GET', fence))
+  if last and last >= token then
+    token = last + 1
+  end
+  redis.call('SET', fence, string.format('%.0f', token), 'PX', retention)
+  return token
+end
+
+-- Frees the lock and hands it straight to the first waiter in line, if any, announcing either on the channel
+-- ('' for none): 'G <owner> <token> <name>' for a hand-over, 'R <name>' for a plain release.
+local function release_and_hand_over(lock, fence, line, places, channel, name, retention)
+  redis.call('DEL', lock)
+  local now = now_micros()
+  local head, place = first_in_line(line, places, math.floor(now / 1000))
+  if head then
+    local token = grant(lock, fence, head, string.match(place, ':(%d+)$'), retention, now)
+    redis.call('ZREM', line, head)
+    redis.call('HDEL', places, head)
+    if channel ~= '' then
+      redis.call('PUBLISH', channel, 'G ' .. head .. ' ' .. string.format('%.0f', token) .. ' ' .. name)
+    end
+  elseif channel ~= '' then
+    redis.call('PUBLISH', channel, 'R ' .. name)
+  end
+end

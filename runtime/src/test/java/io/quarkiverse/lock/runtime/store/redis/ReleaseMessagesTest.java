@@ -1,0 +1,57 @@
+package io.quarkiverse.lock.runtime.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.lock.runtime.store.ReleaseListener;
+
+/**
+ * The messages of the release channel reach the listener intact, whatever the lock's name holds.
+ */
+class ReleaseMessagesTest {
+
+    private final List<String> events = new ArrayList<>();
+    private final ReleaseListener listener = new ReleaseListener() {
+        @Override
+        public void released(String key) {
+            events.add("released[" + key + "]");
+        }
+
+        @Override
+        public void handedOver(String key, String owner, long token) {
+            events.add("handedOver[" + key + "|" + owner + "|" + token + "]");
+        }
+
+        @Override
+        public void mayHaveMissed() {
+            events.add("missed");
+        }
+    };
+
+    @Test
+    void aPlainReleaseNamesTheLock() {
+        RedisLockStore.dispatch("R order-1", listener);
+        RedisLockStore.dispatch("R with spaces and\nnewlines {}", listener);
+
+        assertThat(events).containsExactly("released[order-1]", "released[with spaces and\nnewlines {}]");
+    }
+
+    @Test
+    void aHandOverNamesTheLockTheNewOwnerAndItsToken() {
+        RedisLockStore.dispatch("G Zm9vYmFyYmF6cXV4cXV1eA 1795979991245226 order 1 G x", listener);
+
+        assertThat(events).containsExactly("handedOver[order 1 G x|Zm9vYmFyYmF6cXV4cXV1eA|1795979991245226]");
+    }
+
+    @Test
+    void unknownMessagesAreIgnored() {
+        RedisLockStore.dispatch("X something", listener);
+        RedisLockStore.dispatch("G incomplete", listener);
+
+        assertThat(events).isEmpty();
+    }
+}
