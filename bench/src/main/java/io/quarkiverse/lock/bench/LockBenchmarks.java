@@ -1,16 +1,10 @@
 package io.quarkiverse.lock.bench;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 import jakarta.inject.Inject;
@@ -20,6 +14,7 @@ import org.springframework.integration.redis.util.RedisLockRegistry;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
 import io.quarkiverse.lock.test.RedisServer;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;
@@ -102,11 +97,10 @@ public class LockBenchmarks implements QuarkusApplication {
         return 0;
     }
 
-    private void uncontended(Report report, LockLibrary ours, LockLibrary redisson, LockLibrary spring)
-            throws IOException {
+    private void uncontended(Report report, LockLibrary ours, LockLibrary redisson, LockLibrary spring) {
         Throughput throughput = new Throughput(Duration.ofSeconds(2), Duration.ofSeconds(3), 3);
-        RedisBenchmarkCeiling ceiling = new RedisBenchmarkCeiling(server.port(), loadScript("acquire.lua"),
-                loadScript("release.lua"));
+        RedisBenchmarkCeiling ceiling = new RedisBenchmarkCeiling(server.port(),
+                loadScript(RedisLockStore.acquireScriptSource()), loadScript(RedisLockStore.releaseScriptSource()));
         report.section("Uncontended acquire+release pairs per second",
                 "Each loop locks a key of its own, so nothing is contended: the cost of a lock. Median of 3 rounds "
                         + "of 3 s after a 2 s warm-up. The ceiling is redis-benchmark running our acquire and release "
@@ -196,20 +190,10 @@ public class LockBenchmarks implements QuarkusApplication {
         return "(unknown version)";
     }
 
-    private String loadScript(String name) throws IOException {
-        String source;
-        try (InputStream in = LockRegistry.class.getClassLoader()
-                .getResourceAsStream("META-INF/quarkus-lock/redis/" + name)) {
-            source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(source)).toCompletionStage().toCompletableFuture()
-                .join();
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
-                    .digest(source.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+    /** Loads a script into the server's cache; the server answers with its SHA-1. */
+    private String loadScript(String source) {
+        return redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(source)).toCompletionStage()
+                .toCompletableFuture().join().toString();
     }
 
     private static String rate(double perSecond) {

@@ -34,9 +34,9 @@ final class RedisBenchmarkCeiling {
         double acquire = rate(clients, pipeline, requests, List.of("EVALSHA", acquireSha, "4", "bench:{__rand_int__}",
                 "bench:{__rand_int__}:fence", "bench:{__rand_int__}:line", "bench:{__rand_int__}:places", "owner",
                 "10000", "3600000", "0", "1000"));
-        double release = rate(clients, pipeline, requests, List.of("EVALSHA", releaseSha, "3", "bench:{__rand_int__}",
-                "bench:{__rand_int__}:line", "bench:{__rand_int__}:places", "owner", "bench:released",
-                "__rand_int__"));
+        double release = rate(clients, pipeline, requests, List.of("EVALSHA", releaseSha, "4", "bench:{__rand_int__}",
+                "bench:{__rand_int__}:fence", "bench:{__rand_int__}:line", "bench:{__rand_int__}:places", "owner",
+                "bench:released", "__rand_int__", "3600000"));
         return 1 / (1 / acquire + 1 / release);
     }
 

@@ -122,6 +122,21 @@ public final class RedisLockStore implements LockStore {
     }
 
     /**
+     * @return the Lua source of the acquire script as the server runs it, for tools that call it directly (the
+     *         benchmark's ceiling measurement)
+     */
+    public static String acquireScriptSource() {
+        return ACQUIRE.source();
+    }
+
+    /**
+     * @return the Lua source of the release script as the server runs it
+     */
+    public static String releaseScriptSource() {
+        return RELEASE.source();
+    }
+
+    /**
      * Reads a message of the release channel: {@code G <owner> <token> <name>} for a hand-over, {@code R <name>} for
      * a plain release. The name comes last, so it may contain anything.
      */

@@ -80,6 +80,10 @@ final class RedisScript {
         return name;
     }
 
+    String source() {
+        return source;
+    }
+
     String sha1() {
         return sha1;
     }
