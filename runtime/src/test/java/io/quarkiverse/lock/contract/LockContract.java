@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
@@ -411,58 +412,50 @@ public abstract class LockContract {
     @Test
     void localWaitersGetTheLockInTheOrderTheyCameIn() throws InterruptedException {
         String key = newKey("fifo");
+        assertServedInArrivalOrder(key, name -> registry().obtain(key));
+    }
+
+    @Test
+    void waitersOfSeveralInstancesGetTheLockInTheOrderTheyCameIn() throws InterruptedException {
+        String key = newKey("fair");
+        List<DefaultLockRegistry> instances = new ArrayList<>();
+        try {
+            assertServedInArrivalOrder(key, name -> {
+                DefaultLockRegistry instance = startInstance(new BackoffWaitStrategy(vertx()));
+                instances.add(instance);
+                return instance.obtain(key);
+            });
+        } finally {
+            instances.forEach(DefaultLockRegistry::close);
+        }
+    }
+
+    /**
+     * Four waiters come one after the other while the lock is held; once it is released, each takes and releases it
+     * in turn, and the order they took it in must be the order they came in.
+     */
+    private void assertServedInArrivalOrder(String key, Function<String, ReactiveDistributedLock> waiterNamed)
+            throws InterruptedException {
         ReactiveDistributedLock holder = registry().obtain(key);
         assertThat(await(holder.acquireOnce())).isTrue();
         List<String> order = Collections.synchronizedList(new ArrayList<>());
-        List<Uni<Boolean>> waiters = new ArrayList<>();
+        List<Uni<Boolean>> turns = new ArrayList<>();
         for (String name : List.of("first", "second", "third", "fourth")) {
-            ReactiveDistributedLock waiter = registry().obtain(key);
+            ReactiveDistributedLock waiter = waiterNamed.apply(name);
             Uni<Boolean> turn = waiter.acquire(Duration.ofSeconds(20))
                     .invoke(acquired -> order.add(name))
                     .call(() -> waiter.release())
                     .memoize().indefinitely();
             turn.subscribe().with(ignored -> {
             });
-            waiters.add(turn);
-            Thread.sleep(30);
+            turns.add(turn);
+            Thread.sleep(50);
         }
 
         assertThat(await(holder.release())).isTrue();
 
-        await(Uni.join().all(waiters).andFailFast());
+        await(Uni.join().all(turns).andFailFast());
         assertThat(order).containsExactly("first", "second", "third", "fourth");
-    }
-
-    @Test
-    void waitersOfSeveralInstancesGetTheLockInTheOrderTheyCameIn() throws InterruptedException {
-        String key = newKey("fair");
-        ReactiveDistributedLock holder = registry().obtain(key);
-        assertThat(await(holder.acquireOnce())).isTrue();
-        List<String> order = Collections.synchronizedList(new ArrayList<>());
-        List<DefaultLockRegistry> instances = new ArrayList<>();
-        List<Uni<Boolean>> waiters = new ArrayList<>();
-        try {
-            for (String name : List.of("first", "second", "third", "fourth")) {
-                DefaultLockRegistry instance = startInstance(new BackoffWaitStrategy(vertx()));
-                instances.add(instance);
-                ReactiveDistributedLock waiter = instance.obtain(key);
-                Uni<Boolean> turn = waiter.acquire(Duration.ofSeconds(20))
-                        .invoke(acquired -> order.add(name))
-                        .call(() -> waiter.release())
-                        .memoize().indefinitely();
-                turn.subscribe().with(ignored -> {
-                });
-                waiters.add(turn);
-                Thread.sleep(50);
-            }
-
-            assertThat(await(holder.release())).isTrue();
-
-            await(Uni.join().all(waiters).andFailFast());
-            assertThat(order).containsExactly("first", "second", "third", "fourth");
-        } finally {
-            instances.forEach(DefaultLockRegistry::close);
-        }
     }
 
     @Test
