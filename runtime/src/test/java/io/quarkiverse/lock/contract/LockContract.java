@@ -431,7 +431,8 @@ public abstract class LockContract {
     }
 
     /**
-     * Four waiters come one after the other while the lock is held; once it is released, each takes and releases it
+     * Four waiters come one after the other (150 ms apart, time enough for a new instance to connect and join the
+     * line) while the lock is held; once it is released, each takes and releases it
      * in turn, and the order they took it in must be the order they came in.
      */
     private void assertServedInArrivalOrder(String key, Function<String, ReactiveDistributedLock> waiterNamed)
@@ -449,7 +450,7 @@ public abstract class LockContract {
             turn.subscribe().with(ignored -> {
             });
             turns.add(turn);
-            Thread.sleep(50);
+            Thread.sleep(150);
         }
 
         assertThat(await(holder.release())).isTrue();
@@ -480,9 +481,8 @@ public abstract class LockContract {
         String key = newKey("renewing");
         ReactiveDistributedLock holder = registry().obtain(key).withLeaseRenewal(true);
         ReactiveDistributedLock contender = registry().obtain(key);
-        Uni<List<Boolean>> contenderAttemptsDuringThreeLeases = Multi.createFrom().ticks()
-                .every(SHORT_LEASE.dividedBy(6)).select().first(20)
-                .onItem().transformToUniAndConcatenate(tick -> contender.acquireOnce())
+        Uni<List<Boolean>> contenderAttemptsDuringThreeLeases = Multi.createBy().repeating()
+                .uni(() -> contender.acquireOnce().onItem().delayIt().by(SHORT_LEASE.dividedBy(6))).atMost(20)
                 .collect().asList();
 
         List<Boolean> attempts = await(holder.acquireAndExecute(Duration.ZERO, SHORT_LEASE,

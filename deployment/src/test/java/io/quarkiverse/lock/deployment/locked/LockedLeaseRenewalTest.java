@@ -64,10 +64,11 @@ class LockedLeaseRenewalTest {
             return contenderAttempts("long-job-off");
         }
 
-        /** A contender tries the lock every 100 ms for a second: three leases of 300 ms. */
+        /** A contender tries the lock ten times, 100 ms apart: over three leases of 300 ms. */
         private Uni<List<Boolean>> contenderAttempts(String key) {
-            return Multi.createFrom().ticks().every(Duration.ofMillis(100)).select().first(10)
-                    .onItem().transformToUniAndConcatenate(tick -> registry.obtain(key).acquireOnce())
+            return Multi.createBy().repeating()
+                    .uni(() -> registry.obtain(key).acquireOnce().onItem().delayIt().by(Duration.ofMillis(100)))
+                    .atMost(10)
                     .collect().asList();
         }
     }

@@ -84,7 +84,7 @@ abstract class LockedMethodContract {
         overlap().reset();
         List<Uni<String>> calls = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            calls.add(work(newId(), Duration.ofMillis(500)));
+            calls.add(work(newId(), Duration.ofMillis(800)));
         }
         assertThat(Uni.join().all(calls).andFailFast().await().atMost(TIMEOUT)).hasSize(3);
         assertThat(overlap().max()).isEqualTo(3);
