@@ -60,7 +60,7 @@ final class AcquireOperation extends AbstractUni<Long> {
         private Waiter waiter;
         private long startNanos;
         private int failedAttempts;
-        private boolean attempted;
+        private volatile boolean attempted;
         /** The token of the grant this run received, from its attempt or from a hand-over; guarded by this. */
         private long grantedToken;
 
@@ -119,7 +119,7 @@ final class AcquireOperation extends AbstractUni<Long> {
             pause = handle.registry.waitStrategy
                     .pause(waiter, failedAttempts, holderRemainingMillis, remainingNanos)
                     .subscribe().with(ignored -> attempt(), this::onFailure);
-            if (state.get() == CANCELLED) {
+            if (state.get() != RUNNING) {
                 pause.cancel();
             }
         }
