@@ -288,8 +288,14 @@ final class LockHandle implements ReactiveDistributedLock {
     private void releaseQuietly(Hold held, String reason) {
         releaseHold(held).subscribe().with(
                 released -> LOG.debugf("Released lock '%s' because %s", key, reason),
-                failure -> LOG.warnf(failure, "Could not release lock '%s' after %s; it frees when its lease runs out",
-                        key, reason));
+                failure -> {
+                    if (failure instanceof LockExpiredException) {
+                        LOG.debugf("Lock '%s' was already free when released because %s", key, reason);
+                    } else {
+                        LOG.warnf(failure, "Could not release lock '%s' after %s; it frees when its lease runs out",
+                                key, reason);
+                    }
+                });
     }
 
     private void abandon(AtomicBoolean abandoned) {
