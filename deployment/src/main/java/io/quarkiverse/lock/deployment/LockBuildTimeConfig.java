@@ -4,6 +4,7 @@ import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 
 /**
  * Build-time configuration of Quarkus Lock.
@@ -18,4 +19,11 @@ public interface LockBuildTimeConfig {
      */
     @WithDefault("auto")
     LockProvider provider();
+
+    /**
+     * Whether a readiness check reports if the lock store answers, when SmallRye Health is present.
+     */
+    @WithName("health.enabled")
+    @WithDefault("true")
+    boolean healthEnabled();
 }

@@ -19,6 +19,7 @@ import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.ShutdownContextBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
+import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 import jakarta.inject.Singleton;
 
 /**
@@ -30,6 +31,8 @@ class LockProcessor {
     private static final String FEATURE = "lock";
     private static final String REDIS_STORE_PRODUCER = "io.quarkiverse.lock.runtime.store.redis.RedisLockStoreProducer";
     private static final String REDIS_SCRIPTS = "META-INF/quarkus-lock/redis";
+    /** By name: the class implements SmallRye Health types, which are present only with the health extension. */
+    private static final String HEALTH_CHECK = "io.quarkiverse.lock.runtime.health.LockStoreHealthCheck";
 
     @BuildStep
     FeatureBuildItem feature() {
@@ -78,6 +81,11 @@ class LockProcessor {
     void start(LockRecorder recorder, LockStoreBuildItem store, ShutdownContextBuildItem shutdown) {
         recorder.announceStore(store.provider().configName(), store.chosenByDefault());
         recorder.start(shutdown);
+    }
+
+    @BuildStep
+    HealthBuildItem healthCheck(LockBuildTimeConfig config) {
+        return new HealthBuildItem(HEALTH_CHECK, config.healthEnabled());
     }
 
     @BuildStep

@@ -47,7 +47,7 @@ public final class RedisServer implements AutoCloseable {
             if (shared == null) {
                 String published = System.getProperty(SHARED_PORT_PROPERTY);
                 if (published != null) {
-                    shared = new RedisServer(Integer.parseInt(published), null, null);
+                    shared = at(Integer.parseInt(published));
                 } else {
                     RedisServer server = start();
                     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "redis-server-stop"));
@@ -81,6 +81,27 @@ public final class RedisServer implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("Could not start " + binary + ": install the redis-server package, "
                     + "or set REDIS_SERVER to its path", e);
+        }
+    }
+
+    /**
+     * @param port the port of a server started elsewhere (another class loader)
+     * @return a handle that sends commands to it, without owning its process
+     */
+    public static RedisServer at(int port) {
+        return new RedisServer(port, null, null);
+    }
+
+    /**
+     * Stops the server by command, as a crash of the store would look to its clients.
+     *
+     * @throws IOException if the server cannot be reached
+     */
+    public void shutdown() throws IOException {
+        try {
+            send("SHUTDOWN NOSAVE");
+        } catch (IOException expected) {
+            // the server closes the connection without answering
         }
     }
 

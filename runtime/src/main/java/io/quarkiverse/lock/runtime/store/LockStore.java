@@ -82,6 +82,15 @@ public interface LockStore {
     }
 
     /**
+     * Checks that the store answers, for the readiness check.
+     *
+     * @return completes when the store answered; fails with the client's error otherwise
+     */
+    default Uni<Void> ping() {
+        return Uni.createFrom().voidItem();
+    }
+
+    /**
      * Frees what the store holds open (connections). Called at shutdown, after the registry stopped.
      */
     default void close() {

@@ -102,6 +102,11 @@ public final class RedisLockStore implements LockStore {
                 .map(value -> value != null && owner.equals(value.toString()));
     }
 
+    @Override
+    public Uni<Void> ping() {
+        return channel.send(Request.cmd(Command.PING)).replaceWithVoid();
+    }
+
     /**
      * Closes the connection that carries the lock commands.
      */
