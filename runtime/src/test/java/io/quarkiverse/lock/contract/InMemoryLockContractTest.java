@@ -25,7 +25,7 @@ class InMemoryLockContractTest extends LockContract {
 
     static final SkippableClock CLOCK = new SkippableClock();
     static final LockSettings SETTINGS = new LockSettings(Duration.ofSeconds(10), Duration.ofSeconds(10),
-            Duration.ofSeconds(1), "lock:", false);
+            Duration.ofSeconds(1), "lock:", false, Duration.ofSeconds(5));
     static Vertx vertx;
     static InMemoryLockStore store;
     static LocalLockStates states;

@@ -66,9 +66,24 @@ public final class RedisServer implements AutoCloseable {
      * @throws IllegalStateException if it could not be started
      */
     public static RedisServer start() {
+        try {
+            return start(freePort());
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not find a free port", e);
+        }
+    }
+
+    /**
+     * Starts a new server on the given port, such as the port of a server that was stopped, and waits until it
+     * answers {@code PING}.
+     *
+     * @param port the port
+     * @return the running server
+     * @throws IllegalStateException if it could not be started
+     */
+    public static RedisServer start(int port) {
         String binary = System.getenv().getOrDefault("REDIS_SERVER", "redis-server");
         try {
-            int port = freePort();
             Path directory = Files.createTempDirectory("quarkus-lock-redis");
             Process process = new ProcessBuilder(List.of(binary, "--port", Integer.toString(port),
                     "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory.toString()))
@@ -82,6 +97,13 @@ public final class RedisServer implements AutoCloseable {
             throw new IllegalStateException("Could not start " + binary + ": install the redis-server package, "
                     + "or set REDIS_SERVER to its path", e);
         }
+    }
+
+    /**
+     * @return the server process's id, or -1 for a handle to a server started elsewhere
+     */
+    public long pid() {
+        return process == null ? -1 : process.pid();
     }
 
     /**

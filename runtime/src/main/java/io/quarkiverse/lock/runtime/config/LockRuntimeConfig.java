@@ -30,6 +30,13 @@ public interface LockRuntimeConfig {
     Duration waitTimeout();
 
     /**
+     * How long one operation on the store (an attempt, a release, a renewal) may take before it fails with a
+     * {@code LockException}, so that a store that does not answer never makes callers hang. Must be positive.
+     */
+    @WithDefault("5s")
+    Duration operationTimeout();
+
+    /**
      * Whether an acquisition renews its lease while held (at a third of the lease), so a holder that runs longer than
      * the lease keeps the lock as long as it lives. Renewal stops at release, at cancellation and at shutdown; if it
      * finds the lock lost, an {@code acquireAndExecute} action fails with {@code LockExpiredException}. Each handle

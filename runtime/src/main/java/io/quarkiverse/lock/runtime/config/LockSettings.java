@@ -12,9 +12,10 @@ import io.quarkus.runtime.configuration.ConfigurationException;
  * @param evictIdleInterval period of the idle-state evictor ({@code quarkus.lock.expire-evict-idle})
  * @param keyPrefix namespace of the keys in the store ({@code quarkus.lock.key-prefix})
  * @param renewLease whether acquisitions renew their lease while held ({@code quarkus.lock.renew-lease})
+ * @param operationTimeout how long one store operation may take ({@code quarkus.lock.operation-timeout})
  */
 public record LockSettings(Duration defaultLease, Duration defaultWait, Duration evictIdleInterval, String keyPrefix,
-        boolean renewLease) {
+        boolean renewLease, Duration operationTimeout) {
 
     /**
      * Validates the configuration and captures it.
@@ -29,7 +30,8 @@ public record LockSettings(Duration defaultLease, Duration defaultWait, Duration
                 notNegative("quarkus.lock.wait-timeout", config.waitTimeout()),
                 positive("quarkus.lock.expire-evict-idle", config.expireEvictIdle()),
                 keyPrefix(config.keyPrefix()),
-                config.renewLease());
+                config.renewLease(),
+                positive("quarkus.lock.operation-timeout", config.operationTimeout()));
     }
 
     /**

@@ -11,6 +11,7 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.runtime.store.TimeBoundedLockStore;
 import io.quarkiverse.lock.runtime.wait.WaitStrategy;
 import io.vertx.core.Vertx;
 
@@ -23,6 +24,7 @@ public final class DefaultLockRegistry implements LockRegistry {
     private static final Logger LOG = Logger.getLogger(DefaultLockRegistry.class);
 
     final LockStore store;
+    private final LockStore unbounded;
     final WaitStrategy waitStrategy;
     final LocalLockStates states;
     final Duration defaultLease;
@@ -41,7 +43,8 @@ public final class DefaultLockRegistry implements LockRegistry {
      */
     public DefaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
             LocalLockStates states, Vertx vertx) {
-        this.store = store;
+        this.unbounded = store;
+        this.store = new TimeBoundedLockStore(store, settings.operationTimeout());
         this.waitStrategy = waitStrategy;
         this.states = states;
         this.vertx = vertx;
@@ -87,6 +90,6 @@ public final class DefaultLockRegistry implements LockRegistry {
      * @return the store this registry's locks live in
      */
     public LockStore store() {
-        return store;
+        return unbounded;
     }
 }

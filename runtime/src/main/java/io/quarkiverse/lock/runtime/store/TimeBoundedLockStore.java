@@ -1,0 +1,95 @@
+package io.quarkiverse.lock.runtime.store;
+
+import java.time.Duration;
+
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Bounds every operation of a store in time, so that a store that does not answer (a hung server, a lost network)
+ * makes operations fail within {@code quarkus.lock.operation-timeout} instead of hanging. An acquire that timed out
+ * may still be granted by the store afterwards; it is then taken back at once (the store's {@code leaveLine}, sent
+ * without waiting for it and run by the store after the acquire, releases a lock it finds held by the leaving owner),
+ * so no lock stays held by an acquisition its caller saw fail.
+ */
+public final class TimeBoundedLockStore implements LockStore {
+
+    private final LockStore delegate;
+    private final Duration timeout;
+
+    /**
+     * @param delegate the store
+     * @param timeout how long an operation may take, positive
+     */
+    public TimeBoundedLockStore(LockStore delegate, Duration timeout) {
+        this.delegate = delegate;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public String name() {
+        return delegate.name();
+    }
+
+    @Override
+    public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
+        return bounded(delegate.tryAcquire(key, owner, leaseMillis, waiting))
+                .onFailure(StoreTimeoutException.class).invoke(() -> delegate.leaveLine(key, owner)
+                        .subscribe().with(ignored -> {
+                        }, ignored -> {
+                        }));
+    }
+
+    @Override
+    public Uni<Void> leaveLine(String key, String owner) {
+        return bounded(delegate.leaveLine(key, owner));
+    }
+
+    @Override
+    public Uni<Boolean> release(String key, String owner) {
+        return bounded(delegate.release(key, owner));
+    }
+
+    @Override
+    public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
+        return bounded(delegate.renew(key, owner, leaseMillis));
+    }
+
+    @Override
+    public Uni<Boolean> isHeld(String key, String owner) {
+        return bounded(delegate.isHeld(key, owner));
+    }
+
+    @Override
+    public Uni<Void> ping() {
+        return bounded(delegate.ping());
+    }
+
+    @Override
+    public AutoCloseable watchReleases(ReleaseListener listener) {
+        return delegate.watchReleases(listener);
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+
+    @Override
+    public void evictExpired() {
+        delegate.evictExpired();
+    }
+
+    private <T> Uni<T> bounded(Uni<T> operation) {
+        return operation.ifNoItem().after(timeout).failWith(() -> new StoreTimeoutException(timeout));
+    }
+
+    /** The store did not answer in time. */
+    static final class StoreTimeoutException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        StoreTimeoutException(Duration timeout) {
+            super("no answer within " + timeout + " (quarkus.lock.operation-timeout)");
+        }
+    }
+}
