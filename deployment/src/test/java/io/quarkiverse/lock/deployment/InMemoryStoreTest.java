@@ -61,6 +61,7 @@ class InMemoryStoreTest {
         assertThat(settings.evictIdleInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(settings.keyPrefix()).isEqualTo("lock:");
         assertThat(settings.renewLease()).isFalse();
+        assertThat(settings.operationTimeout()).isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test

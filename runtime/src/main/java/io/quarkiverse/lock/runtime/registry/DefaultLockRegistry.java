@@ -44,7 +44,7 @@ public final class DefaultLockRegistry implements LockRegistry {
     public DefaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
             LocalLockStates states, Vertx vertx) {
         this.unbounded = store;
-        this.store = new TimeBoundedLockStore(store, settings.operationTimeout());
+        this.store = new TimeBoundedLockStore(store, settings.operationTimeout(), vertx);
         this.waitStrategy = waitStrategy;
         this.states = states;
         this.vertx = vertx;

@@ -1,8 +1,10 @@
 package io.quarkiverse.lock.runtime.store;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 
 /**
  * Bounds every operation of a store in time, so that a store that does not answer (a hung server, a lost network)
@@ -15,14 +17,19 @@ public final class TimeBoundedLockStore implements LockStore {
 
     private final LockStore delegate;
     private final Duration timeout;
+    private final long timeoutMillis;
+    private final Vertx vertx;
 
     /**
      * @param delegate the store
      * @param timeout how long an operation may take, positive
+     * @param vertx the Vert.x instance whose timers bound the operations
      */
-    public TimeBoundedLockStore(LockStore delegate, Duration timeout) {
+    public TimeBoundedLockStore(LockStore delegate, Duration timeout, Vertx vertx) {
         this.delegate = delegate;
         this.timeout = timeout;
+        this.timeoutMillis = Math.max(1, timeout.toMillis());
+        this.vertx = vertx;
     }
 
     @Override
@@ -79,8 +86,31 @@ public final class TimeBoundedLockStore implements LockStore {
         delegate.evictExpired();
     }
 
+    /**
+     * Races the operation against a Vert.x timer. A timer is cancelled (and forgotten) as soon as the operation
+     * answers, so a high rate of operations keeps no pending timeouts in memory.
+     */
     private <T> Uni<T> bounded(Uni<T> operation) {
-        return operation.ifNoItem().after(timeout).failWith(() -> new StoreTimeoutException(timeout));
+        return Uni.createFrom().emitter(emitter -> {
+            AtomicBoolean answered = new AtomicBoolean();
+            long timer = vertx.setTimer(timeoutMillis, id -> {
+                if (answered.compareAndSet(false, true)) {
+                    emitter.fail(new StoreTimeoutException(timeout));
+                }
+            });
+            emitter.onTermination(() -> vertx.cancelTimer(timer));
+            operation.subscribe().with(item -> {
+                if (answered.compareAndSet(false, true)) {
+                    vertx.cancelTimer(timer);
+                    emitter.complete(item);
+                }
+            }, failure -> {
+                if (answered.compareAndSet(false, true)) {
+                    vertx.cancelTimer(timer);
+                    emitter.fail(failure);
+                }
+            });
+        });
     }
 
     /** The store did not answer in time. */
