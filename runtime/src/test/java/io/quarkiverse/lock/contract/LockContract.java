@@ -17,6 +17,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.DistributedLock;
@@ -531,6 +533,59 @@ public abstract class LockContract {
         assertThat(failure.get()).isInstanceOf(LockExpiredException.class).hasMessageContaining(key);
         assertThat(cancelled.get()).isEqualTo(1);
         assertThat(holder.fencingToken()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "unicode-日本語-🔒", "{braces}", "}leading", "trailing{", "a}b{c", "{}", "lua'\"\\--[[x]]",
+            "KEYS[1]", "$dollar", "$where", "dotted.name.key", ".leading-dot", "key with spaces", "line\nbreak",
+            "tab\tkey", "%s%d%n", "*?[glob]", "lock:released", "🔒" })
+    void hostileButValidKeysLockExactlyLikeAnyOther(String hostile) {
+        String key = hostile + "-" + UUID.randomUUID();
+        ReactiveDistributedLock lock = registry().obtain(key);
+        ReactiveDistributedLock other = registry().obtain(key);
+        ReactiveDistributedLock neighbour = registry().obtain(hostile + "-neighbour-" + UUID.randomUUID());
+
+        assertThat(await(lock.acquireOnce())).isTrue();
+        assertThat(await(other.acquireOnce())).isFalse();
+        assertThat(await(neighbour.acquireOnce())).as("a different key is a different lock").isTrue();
+        assertThat(await(lock.isAcquired())).isTrue();
+        assertThat(await(lock.release())).isTrue();
+        assertThat(await(other.acquireOnce())).isTrue();
+        assertThat(await(other.release())).isTrue();
+        assertThat(await(neighbour.release())).isTrue();
+    }
+
+    @Test
+    void theLongestKeyAllowedWorksAndOneMoreCharacterIsRefused() {
+        String longest = UUID.randomUUID() + "x".repeat(LockRegistry.MAX_KEY_LENGTH - 36);
+        ReactiveDistributedLock lock = registry().obtain(longest);
+        assertThat(await(lock.acquireOnce())).isTrue();
+        assertThat(await(lock.release())).isTrue();
+        assertThatThrownBy(() -> registry().obtain(longest + "x")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most " + LockRegistry.MAX_KEY_LENGTH);
+    }
+
+    @Test
+    void hugeDurationsAreEitherServedOrRefusedClearly() {
+        ReactiveDistributedLock lock = registry().obtain(newKey("huge"));
+        assertThat(await(lock.acquire(Duration.ofDays(365_000)))).as("a wait too long to count is served")
+                .isTrue();
+        assertThat(await(lock.release())).isTrue();
+        assertThatThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofSeconds(Long.MAX_VALUE)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
+        assertThat(lock.fencingToken()).isEmpty();
+    }
+
+    @Test
+    void anActionThatFailsWhileBeingBuiltReleasesTheLockAndItsFailureReachesTheCaller() {
+        String key = newKey("throws-early");
+        IllegalStateException failure = new IllegalStateException("no connection for the payment");
+        Uni<String> action = Uni.createFrom().deferred(() -> {
+            throw failure;
+        });
+
+        assertThatThrownBy(() -> await(registry().obtain(key).acquireAndExecute(action))).isSameAs(failure);
+        assertThat(await(registry().obtain(key).acquireOnce())).isTrue();
     }
 
     @Test
