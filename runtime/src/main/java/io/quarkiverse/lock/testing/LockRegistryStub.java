@@ -1,0 +1,150 @@
+package io.quarkiverse.lock.testing;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+
+/**
+ * A {@link LockRegistry} for users' own tests, with no store: every acquisition answers as the stub was told (always
+ * free, always held by someone else, or a given sequence of answers), and the stub counts the calls, so a test can
+ * check that its code took and released the lock, or gave up when it was held.
+ *
+ * <pre>
+ * LockRegistryStub locks = LockRegistryStub.alwaysHeld();
+ * new NightlyReport(locks).run();
+ * assertTrue(locks.wasAcquireRejected());
+ * assertFalse(locks.wasReleaseInvoked());
+ * </pre>
+ *
+ * Handles behave like real ones (single-entrant, release answers {@code true} only for the holder, the
+ * {@code acquireAndExecute} family runs the action only when the answer is "acquired", fencing tokens increase), but
+ * nothing is shared between handles: the answers alone decide. Safe to use from several threads.
+ */
+public final class LockRegistryStub implements LockRegistry {
+
+    private final boolean[] answers;
+    private final AtomicInteger nextAnswer = new AtomicInteger();
+    private final AtomicInteger acquireCalls = new AtomicInteger();
+    private final AtomicInteger acquired = new AtomicInteger();
+    private final AtomicInteger rejected = new AtomicInteger();
+    private final AtomicInteger releaseCalls = new AtomicInteger();
+    private final AtomicInteger released = new AtomicInteger();
+    private final AtomicLong tokens = new AtomicLong();
+
+    private LockRegistryStub(boolean... answers) {
+        this.answers = answers;
+    }
+
+    /**
+     * @return a registry whose locks are always free: every acquisition succeeds
+     */
+    public static LockRegistryStub alwaysFree() {
+        return new LockRegistryStub(true);
+    }
+
+    /**
+     * @return a registry whose locks are always held by someone else: every acquisition fails (after no wait)
+     */
+    public static LockRegistryStub alwaysHeld() {
+        return new LockRegistryStub(false);
+    }
+
+    /**
+     * @param answers the answers of the acquisitions, in order; the last one repeats once they are used up
+     * @return a registry answering acquisitions in that order, whatever the key
+     * @throws IllegalArgumentException if no answer is given
+     */
+    public static LockRegistryStub answering(boolean... answers) {
+        if (answers == null || answers.length == 0) {
+            throw new IllegalArgumentException("answers must hold at least one answer");
+        }
+        return new LockRegistryStub(Arrays.copyOf(answers, answers.length));
+    }
+
+    @Override
+    public ReactiveDistributedLock obtain(String key) {
+        if (key == null || key.isBlank()) {
+            throw new IllegalArgumentException("key must not be null or blank");
+        }
+        return new StubLock(this, key);
+    }
+
+    /**
+     * @return how many acquisitions were attempted (answered either way)
+     */
+    public int acquireCalls() {
+        return acquireCalls.get();
+    }
+
+    /**
+     * @return how many acquisitions succeeded
+     */
+    public int acquired() {
+        return acquired.get();
+    }
+
+    /**
+     * @return how many acquisitions were refused
+     */
+    public int rejected() {
+        return rejected.get();
+    }
+
+    /**
+     * @return how many releases were called, by holders or not
+     */
+    public int releaseCalls() {
+        return releaseCalls.get();
+    }
+
+    /**
+     * @return how many releases freed a lock
+     */
+    public int released() {
+        return released.get();
+    }
+
+    /**
+     * @return {@code true} if some lock was acquired and every acquired lock was released
+     */
+    public boolean wasAcquiredAndReleased() {
+        return acquired.get() > 0 && released.get() == acquired.get();
+    }
+
+    /**
+     * @return {@code true} if some acquisition was refused
+     */
+    public boolean wasAcquireRejected() {
+        return rejected.get() > 0;
+    }
+
+    /**
+     * @return {@code true} if release was called at all
+     */
+    public boolean wasReleaseInvoked() {
+        return releaseCalls.get() > 0;
+    }
+
+    /** The answer to the next acquisition, counted. */
+    boolean nextAnswer() {
+        acquireCalls.incrementAndGet();
+        int index = Math.min(nextAnswer.getAndIncrement(), answers.length - 1);
+        boolean answer = answers[index];
+        (answer ? acquired : rejected).incrementAndGet();
+        return answer;
+    }
+
+    long nextToken() {
+        return tokens.incrementAndGet();
+    }
+
+    void onRelease(boolean freed) {
+        releaseCalls.incrementAndGet();
+        if (freed) {
+            released.incrementAndGet();
+        }
+    }
+}
