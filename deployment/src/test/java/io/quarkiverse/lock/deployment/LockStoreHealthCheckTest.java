@@ -20,30 +20,15 @@ import io.smallrye.health.api.AsyncHealthCheck;
  */
 class LockStoreHealthCheckTest {
 
-    /** A server of its own, since the test stops it; its port crosses class loaders as a system property. */
-    private static final String PORT = LockStoreHealthCheckTest.class.getName() + ".port";
-
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
             .withEmptyApplication()
             .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.redis.hosts", startServer());
+            .overrideConfigKey("quarkus.redis.hosts", RedisServer.ownedBy(LockStoreHealthCheckTest.class).uri());
 
     @Inject
     @Readiness
     AsyncHealthCheck check;
-
-    /** Runs once per class loader that loads this class: the second one finds the first one's server. */
-    private static String startServer() {
-        Integer started = Integer.getInteger(PORT);
-        if (started != null) {
-            return RedisServer.at(started).uri();
-        }
-        RedisServer server = RedisServer.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close));
-        System.setProperty(PORT, Integer.toString(server.port()));
-        return server.uri();
-    }
 
     @Test
     void upWhileTheStoreAnswersAndDownOnceItIsStopped() throws Exception {
@@ -52,7 +37,7 @@ class LockStoreHealthCheckTest {
         assertThat(up.getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
         assertThat(up.getData()).hasValueSatisfying(data -> assertThat(data).containsEntry("store", "redis"));
 
-        RedisServer.at(Integer.getInteger(PORT)).shutdown();
+        RedisServer.ownedBy(LockStoreHealthCheckTest.class).shutdown();
 
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         HealthCheckResponse down = check.call().await().atMost(Duration.ofSeconds(15));

@@ -21,37 +21,21 @@ import io.quarkus.test.QuarkusUnitTest;
 /**
  * A Redis that stops answering (its process paused) or goes away (stopped, then started again on the same port):
  * operations fail with {@link LockException} within the operation timeout instead of hanging, and the locks work
- * again once the server is back, without restarting the application.
+ * again once the server is back, without restarting the application. The test owns its server, since it stops it.
  */
 class RedisOutageTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    /** A server of its own, since the test stops it; its port and pid cross class loaders as system properties. */
-    private static final String PORT = RedisOutageTest.class.getName() + ".port";
-    private static final String PID = RedisOutageTest.class.getName() + ".pid";
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
             .withEmptyApplication()
             .overrideConfigKey("quarkus.devservices.enabled", "false")
             .overrideConfigKey("quarkus.lock.operation-timeout", "1s")
-            .overrideConfigKey("quarkus.redis.hosts", startServer());
+            .overrideConfigKey("quarkus.redis.hosts", RedisServer.ownedBy(RedisOutageTest.class).uri());
 
     @Inject
     LockRegistry registry;
-
-    /** Runs once per class loader that loads this class: the second one finds the first one's server. */
-    private static String startServer() {
-        Integer started = Integer.getInteger(PORT);
-        if (started != null) {
-            return RedisServer.at(started).uri();
-        }
-        RedisServer server = RedisServer.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close));
-        System.setProperty(PORT, Integer.toString(server.port()));
-        System.setProperty(PID, Long.toString(server.pid()));
-        return server.uri();
-    }
 
     @Test
     void aHungServerMakesOperationsFailInBoundedTimeAndAnAbandonedGrantIsTakenBack() throws Exception {
@@ -79,21 +63,18 @@ class RedisOutageTest {
 
     @Test
     void locksWorkAgainOnceAStoppedServerIsBack() throws Exception {
-        RedisServer.at(Integer.getInteger(PORT)).shutdown();
+        RedisServer.ownedBy(RedisOutageTest.class).shutdown();
         ReactiveDistributedLock lock = registry.obtain("outage-" + UUID.randomUUID());
         assertThatThrownBy(() -> lock.acquireOnce().await().atMost(TIMEOUT)).isInstanceOf(LockException.class);
 
-        RedisServer restarted = RedisServer.start(Integer.getInteger(PORT));
-        try {
-            assertThat(eventually(() -> lock.acquireOnce().await().atMost(TIMEOUT))).isTrue();
-            assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
-        } finally {
-            System.setProperty(PID, Long.toString(restarted.pid()));
-        }
+        RedisServer.restartOwnedBy(RedisOutageTest.class);
+        assertThat(eventually(() -> lock.acquireOnce().await().atMost(TIMEOUT))).isTrue();
+        assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
     }
 
     private static void signal(String signal) throws Exception {
-        Process kill = new ProcessBuilder("kill", signal, System.getProperty(PID)).inheritIO().start();
+        long pid = RedisServer.ownedBy(RedisOutageTest.class).pid();
+        Process kill = new ProcessBuilder("kill", signal, Long.toString(pid)).inheritIO().start();
         assertThat(kill.waitFor()).isZero();
     }
 

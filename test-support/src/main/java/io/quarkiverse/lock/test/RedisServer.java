@@ -32,11 +32,17 @@ public final class RedisServer implements AutoCloseable {
     private final int port;
     private final Process process;
     private final Path directory;
+    private final long pid;
 
     private RedisServer(int port, Process process, Path directory) {
+        this(port, process, directory, process == null ? -1 : process.pid());
+    }
+
+    private RedisServer(int port, Process process, Path directory, long pid) {
         this.port = port;
         this.process = process;
         this.directory = directory;
+        this.pid = pid;
     }
 
     /**
@@ -100,10 +106,51 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
-     * @return the server process's id, or -1 for a handle to a server started elsewhere
+     * @return the server process's id, or -1 if unknown
      */
     public long pid() {
-        return process == null ? -1 : process.pid();
+        return pid;
+    }
+
+    /**
+     * A server of the test class's own, for tests that stop or pause it: started on first use, and found again (by
+     * its port and pid, published as system properties) by the copies of the test class that Quarkus class loaders
+     * make. Stopped when the JVM exits.
+     *
+     * @param testClass the test class that owns the server
+     * @return the server, or a handle to it
+     */
+    public static RedisServer ownedBy(Class<?> testClass) {
+        synchronized (System.class) {
+            Integer port = Integer.getInteger(testClass.getName() + ".redis-port");
+            if (port != null) {
+                return new RedisServer(port, null, null, Long.getLong(testClass.getName() + ".redis-pid", -1));
+            }
+            RedisServer server = start();
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close, "redis-server-stop"));
+            publish(testClass, server);
+            return server;
+        }
+    }
+
+    /**
+     * Starts the test class's own server again on its port, after a test stopped it.
+     *
+     * @param testClass the test class that owns the server
+     * @return the new server
+     */
+    public static RedisServer restartOwnedBy(Class<?> testClass) {
+        synchronized (System.class) {
+            RedisServer server = start(ownedBy(testClass).port());
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close, "redis-server-stop"));
+            publish(testClass, server);
+            return server;
+        }
+    }
+
+    private static void publish(Class<?> testClass, RedisServer server) {
+        System.setProperty(testClass.getName() + ".redis-port", Integer.toString(server.port()));
+        System.setProperty(testClass.getName() + ".redis-pid", Long.toString(server.pid()));
     }
 
     /**
