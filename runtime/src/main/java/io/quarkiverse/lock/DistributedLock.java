@@ -28,6 +28,15 @@ public interface DistributedLock {
     boolean acquireOnce();
 
     /**
+     * Tries once to acquire the lock with no lease: the store keeps it until this handle releases it.
+     *
+     * @return {@code true} if this handle now holds the lock, {@code false} if another owner holds it
+     * @throws LockException if the store failed
+     * @see ReactiveDistributedLock#acquireForever()
+     */
+    boolean acquireForever();
+
+    /**
      * Acquires the lock, waiting up to {@code quarkus.lock.wait-timeout}, with the configured lease.
      *
      * @return {@code true} once this handle holds the lock, {@code false} if the wait ran out first

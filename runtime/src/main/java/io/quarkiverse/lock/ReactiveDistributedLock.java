@@ -38,6 +38,17 @@ public interface ReactiveDistributedLock {
     Uni<Boolean> acquireOnce();
 
     /**
+     * Tries once to acquire the lock with no lease at all: the store keeps it until this handle releases it.
+     * <p>
+     * Use it wisely, and rarely (administrative tasks, a maintenance mode): a holder that dies without releasing
+     * keeps the lock held until someone deletes it from the store. Waiters keep polling it at their slowest pace.
+     *
+     * @return a {@link Uni} emitting {@code true} if this handle now holds the lock, {@code false} if another owner
+     *         holds it (or this handle already does); it fails with {@link LockException} if the store failed
+     */
+    Uni<Boolean> acquireForever();
+
+    /**
      * Acquires the lock, waiting up to the configured wait ({@code quarkus.lock.wait-timeout}), with the configured
      * lease.
      *

@@ -24,11 +24,15 @@ local function first_in_line(line, places, now_millis)
   return nil
 end
 
--- Gives the lock to owner for lease ms and returns its fencing token: at least the server's time in
--- microseconds, so it stays ahead of every earlier token even after the counter has expired; the counter
--- keeps it increasing within one microsecond and across a clock that steps back.
+-- Gives the lock to owner for lease ms (0: until released) and returns its fencing token: at least the
+-- server's time in microseconds, so it stays ahead of every earlier token even after the counter has expired;
+-- the counter keeps it increasing within one microsecond and across a clock that steps back.
 local function grant(lock, fence, owner, lease, retention, now)
-  redis.call('SET', lock, owner, 'PX', lease)
+  if tonumber(lease) > 0 then
+    redis.call('SET', lock, owner, 'PX', lease)
+  else
+    redis.call('SET', lock, owner)
+  end
   local token = now
   local last = tonumber(redis.call('GET', fence))
   if last and last >= token then

@@ -37,6 +37,11 @@ final class StubLock implements ReactiveDistributedLock {
     }
 
     @Override
+    public Uni<Boolean> acquireForever() {
+        return acquireOnce();
+    }
+
+    @Override
     public Uni<Boolean> acquire() {
         return acquireOnce();
     }
@@ -135,6 +140,11 @@ final class StubLock implements ReactiveDistributedLock {
 
             @Override
             public boolean acquireOnce() {
+                return tryAcquire();
+            }
+
+            @Override
+            public boolean acquireForever() {
                 return tryAcquire();
             }
 

@@ -589,6 +589,26 @@ public abstract class LockContract {
     }
 
     @Test
+    void aLockAcquiredForeverOutlivesLeasesUntilItsHolderReleasesIt() {
+        String key = newKey("forever");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        ReactiveDistributedLock other = registry().obtain(key);
+
+        assertThat(await(holder.acquireForever())).isTrue();
+        assertThat(await(other.acquireForever())).isFalse();
+        assertThat(await(holder.acquireForever())).as("single-entrant").isFalse();
+        letLeasesRunOut(SHORT_LEASE);
+        assertThat(await(other.acquire(Duration.ofMillis(200)))).isFalse();
+        assertThat(await(holder.isAcquired())).isTrue();
+
+        assertThat(await(holder.release())).isTrue();
+        assertThat(await(other.acquireOnce())).isTrue();
+        assertThat(other.fencingToken().getAsLong()).isGreaterThan(0);
+        assertThat(await(other.release())).isTrue();
+        assertThat(registry().obtainBlocking(key).acquireForever()).isTrue();
+    }
+
+    @Test
     void badInputFailsFastNamingTheArgumentAndReachesNothing() {
         long before = storeSize();
         ReactiveDistributedLock lock = registry().obtain(newKey("bad-input"));

@@ -31,6 +31,11 @@ final class BlockingLockHandle implements DistributedLock {
     }
 
     @Override
+    public boolean acquireForever() {
+        return handle.acquireForever().await().indefinitely();
+    }
+
+    @Override
     public boolean acquire() {
         return handle.acquire().await().indefinitely();
     }

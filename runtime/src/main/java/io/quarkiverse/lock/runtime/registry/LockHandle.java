@@ -13,6 +13,7 @@ import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.store.LockStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -60,6 +61,11 @@ final class LockHandle implements ReactiveDistributedLock {
     @Override
     public Uni<Boolean> acquireOnce() {
         return acquired(0, LockArguments.requireLease(registry.defaultLease));
+    }
+
+    @Override
+    public Uni<Boolean> acquireForever() {
+        return acquired(0, LockStore.NO_EXPIRY);
     }
 
     @Override
@@ -200,7 +206,7 @@ final class LockHandle implements ReactiveDistributedLock {
      * delivered, so that a cancellation racing the delivery finds the hold to release.
      */
     void onGranted(long token, long leaseMillis) {
-        Hold granted = new Hold(token, leaseMillis, renewLease ? this : null);
+        Hold granted = new Hold(token, leaseMillis, renewLease && leaseMillis != LockStore.NO_EXPIRY ? this : null);
         Hold previous = (Hold) HOLD.getAndSet(this, granted);
         if (previous != null) {
             previous.ended();

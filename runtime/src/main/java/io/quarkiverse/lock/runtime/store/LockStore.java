@@ -11,6 +11,9 @@ import io.smallrye.mutiny.Uni;
  */
 public interface LockStore {
 
+    /** The lease of a lock acquired forever: the store keeps it until it is released. */
+    long NO_EXPIRY = 0;
+
     /**
      * @return a short name of the store for messages, such as {@code redis}
      */
@@ -22,7 +25,7 @@ public interface LockStore {
      *
      * @param key the lock key
      * @param owner the owner id
-     * @param leaseMillis the lease, positive
+     * @param leaseMillis the lease, positive, or {@link #NO_EXPIRY}
      * @param waiting {@code true} if the caller waits for the lock: a store that keeps a line of waiters puts it in
      *        line (or keeps its place) when the lock is not free for it
      * @return the outcome: acquired with its token, or held by another owner

@@ -42,7 +42,7 @@ public final class InMemoryLockStore implements LockStore {
             if (hold != null && hold.isLive(now)) {
                 return hold;
             }
-            granted[0] = new Hold(owner, lastToken.incrementAndGet(), now + leaseMillis);
+            granted[0] = new Hold(owner, lastToken.incrementAndGet(), expiry(now, leaseMillis));
             return granted[0];
         });
         AcquireResult result = granted[0] != null
@@ -78,7 +78,7 @@ public final class InMemoryLockStore implements LockStore {
             }
             if (hold.owner.equals(owner)) {
                 renewed[0] = true;
-                return new Hold(owner, hold.token, now + leaseMillis);
+                return new Hold(owner, hold.token, expiry(now, leaseMillis));
             }
             return hold;
         });
@@ -95,6 +95,10 @@ public final class InMemoryLockStore implements LockStore {
     public void evictExpired() {
         long now = clock.millis();
         locks.values().removeIf(hold -> !hold.isLive(now));
+    }
+
+    private static long expiry(long now, long leaseMillis) {
+        return leaseMillis == NO_EXPIRY ? Long.MAX_VALUE : now + leaseMillis;
     }
 
     /**
