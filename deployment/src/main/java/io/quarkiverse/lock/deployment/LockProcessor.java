@@ -5,6 +5,7 @@ import io.quarkiverse.lock.runtime.LockRecorder;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.local.IdleLockEvictor;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStoreProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
@@ -30,7 +31,6 @@ class LockProcessor {
 
     private static final String FEATURE = "lock";
     private static final String REDIS_STORE_PRODUCER = "io.quarkiverse.lock.runtime.store.redis.RedisLockStoreProducer";
-    private static final String REDIS_SCRIPTS = "META-INF/quarkus-lock/redis";
     /** By name: the class implements SmallRye Health types, which are present only with the health extension. */
     private static final String HEALTH_CHECK = "io.quarkiverse.lock.runtime.health.LockStoreHealthCheck";
 
@@ -90,6 +90,6 @@ class LockProcessor {
 
     @BuildStep
     NativeImageResourceDirectoryBuildItem redisScripts(LockStoreBuildItem store) {
-        return store.provider() == LockProvider.REDIS ? new NativeImageResourceDirectoryBuildItem(REDIS_SCRIPTS) : null;
+        return store.provider() == LockProvider.REDIS ? new NativeImageResourceDirectoryBuildItem(RedisLockStore.SCRIPT_FOLDER) : null;
     }
 }

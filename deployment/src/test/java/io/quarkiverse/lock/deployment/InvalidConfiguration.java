@@ -1,7 +1,5 @@
 package io.quarkiverse.lock.deployment;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -19,21 +17,6 @@ final class InvalidConfiguration {
                 .overrideConfigKey("quarkus.devservices.enabled", "false")
                 .overrideConfigKey("quarkus.lock.provider", "in-memory")
                 .overrideConfigKey(property, value)
-                .assertException(failure -> assertMentions(failure, property));
-    }
-
-    /**
-     * Checks that a startup failure, or one of its causes, mentions each of the given words.
-     */
-    static void assertMentions(Throwable failure, String... words) {
-        assertThat(messages(failure)).contains(words);
-    }
-
-    private static String messages(Throwable failure) {
-        StringBuilder messages = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            messages.append(t.getMessage()).append('\n');
-        }
-        return messages.toString();
+                .assertException(failure -> StartupFailure.assertMentions(failure, property));
     }
 }

@@ -18,7 +18,7 @@ class UnknownRedisClientConfigTest {
             .overrideConfigKey("quarkus.devservices.enabled", "false")
             .overrideConfigKey("quarkus.redis.hosts", RedisServer.shared().uri())
             .overrideConfigKey("quarkus.lock.redis.client-name", "nowhere")
-            .assertException(failure -> InvalidConfiguration.assertMentions(failure,
+            .assertException(failure -> StartupFailure.assertMentions(failure,
                     "quarkus.lock.redis.client-name", "nowhere"));
 
     @Test

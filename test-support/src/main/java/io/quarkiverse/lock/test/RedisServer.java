@@ -17,18 +17,12 @@ import java.util.concurrent.TimeUnit;
  * A real {@code redis-server} process on a free loopback port, for tests.
  * <p>
  * The binary is {@code redis-server} from the {@code PATH}, or the one named by the {@code REDIS_SERVER} environment
- * variable. {@link #shared()} starts one server per JVM and stops it when the JVM exits.
+ * variable. {@link #shared()} starts one server per JVM; {@link #ownedBy(Class)} one per test class that stops or
+ * pauses its server. Both are found again by the copies of this class that Quarkus test class loaders make.
  */
 public final class RedisServer implements AutoCloseable {
 
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(20);
-    /**
-     * Where the shared server's port is published, so that the copies of this class that Quarkus test class loaders
-     * make find the one server instead of starting their own.
-     */
-    private static final String SHARED_PORT_PROPERTY = "quarkus-lock.test.redis-port";
-    private static RedisServer shared;
-
     private final int port;
     private final Process process;
     private final Path directory;
@@ -46,23 +40,10 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
-     * @return the server shared by every test of this JVM, started on first use
+     * @return the server shared by every test of this JVM, started on first use and stopped when the JVM exits
      */
     public static RedisServer shared() {
-        synchronized (System.class) {
-            if (shared == null) {
-                String published = System.getProperty(SHARED_PORT_PROPERTY);
-                if (published != null) {
-                    shared = at(Integer.parseInt(published));
-                } else {
-                    RedisServer server = start();
-                    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "redis-server-stop"));
-                    System.setProperty(SHARED_PORT_PROPERTY, Integer.toString(server.port));
-                    shared = server;
-                }
-            }
-            return shared;
-        }
+        return ownedBy(RedisServer.class);
     }
 
     /**

@@ -29,6 +29,8 @@ public final class DefaultLockRegistry implements LockRegistry {
     final LocalLockStates states;
     final Duration defaultLease;
     final Duration defaultWait;
+    final long defaultLeaseMillis;
+    final long defaultWaitNanos;
     final boolean renewLeaseByDefault;
     final Vertx vertx;
     final Set<LeaseRenewal> renewals = ConcurrentHashMap.newKeySet();
@@ -44,12 +46,15 @@ public final class DefaultLockRegistry implements LockRegistry {
     public DefaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
             LocalLockStates states, Vertx vertx) {
         this.unbounded = store;
-        this.store = new TimeBoundedLockStore(store, settings.operationTimeout(), vertx);
+        this.store = store.answersAtOnce() ? store
+                : new TimeBoundedLockStore(store, settings.operationTimeout(), vertx);
         this.waitStrategy = waitStrategy;
         this.states = states;
         this.vertx = vertx;
         this.defaultLease = settings.defaultLease();
         this.defaultWait = settings.defaultWait();
+        this.defaultLeaseMillis = LockArguments.requireLease(defaultLease);
+        this.defaultWaitNanos = LockArguments.requireWait(defaultWait);
         this.renewLeaseByDefault = settings.renewLease();
     }
 

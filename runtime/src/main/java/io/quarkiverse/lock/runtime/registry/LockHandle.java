@@ -60,7 +60,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public Uni<Boolean> acquireOnce() {
-        return acquired(0, LockArguments.requireLease(registry.defaultLease));
+        return acquired(0, registry.defaultLeaseMillis);
     }
 
     @Override
@@ -70,12 +70,12 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public Uni<Boolean> acquire() {
-        return acquire(registry.defaultWait, registry.defaultLease);
+        return acquired(registry.defaultWaitNanos, registry.defaultLeaseMillis);
     }
 
     @Override
     public Uni<Boolean> acquire(Duration wait) {
-        return acquire(wait, registry.defaultLease);
+        return acquired(LockArguments.requireWait(wait), registry.defaultLeaseMillis);
     }
 
     @Override

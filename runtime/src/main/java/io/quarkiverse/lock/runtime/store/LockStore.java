@@ -85,6 +85,14 @@ public interface LockStore {
     }
 
     /**
+     * @return {@code true} if every operation completes before it returns (an in-process store), so it cannot hang
+     *         and needs no {@code quarkus.lock.operation-timeout}; {@code false} for stores reached over a network
+     */
+    default boolean answersAtOnce() {
+        return false;
+    }
+
+    /**
      * Checks that the store answers, for the readiness check.
      *
      * @return completes when the store answered; fails with the client's error otherwise

@@ -1,7 +1,6 @@
 package io.quarkiverse.lock.deployment.locked.invalid;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import io.quarkiverse.lock.deployment.StartupFailure;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -18,15 +17,6 @@ final class InvalidLockedMethod {
                 .withApplicationRoot(jar -> jar.addClass(bean))
                 .overrideConfigKey("quarkus.devservices.enabled", "false")
                 .overrideConfigKey("quarkus.lock.provider", "in-memory")
-                .assertException(failure -> {
-                    StringBuilder messages = new StringBuilder();
-                    for (Throwable t = failure; t != null; t = t.getCause()) {
-                        messages.append(t.getMessage()).append('\n');
-                        for (Throwable suppressed : t.getSuppressed()) {
-                            messages.append(suppressed.getMessage()).append('\n');
-                        }
-                    }
-                    assertThat(messages.toString()).contains(expectedWords);
-                });
+                .assertException(failure -> StartupFailure.assertMentions(failure, expectedWords));
     }
 }

@@ -35,6 +35,11 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     @Override
+    public boolean answersAtOnce() {
+        return true;
+    }
+
+    @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
         long now = clock.millis();
         Hold[] granted = new Hold[1];

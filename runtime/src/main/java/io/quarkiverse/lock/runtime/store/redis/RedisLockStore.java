@@ -26,6 +26,12 @@ import io.vertx.redis.client.Response;
  */
 public final class RedisLockStore implements LockStore {
 
+    /**
+     * Where the Lua scripts are, as a classpath resource folder; native images must include it. A compile-time
+     * constant, so the build step that registers it does not load this class.
+     */
+    public static final String SCRIPT_FOLDER = "META-INF/quarkus-lock/redis";
+
     static final RedisScript ACQUIRE = RedisScript.loadWithFunctions("acquire.lua");
     static final RedisScript RELEASE = RedisScript.loadWithFunctions("release.lua");
     static final RedisScript RENEW = RedisScript.load("renew.lua");

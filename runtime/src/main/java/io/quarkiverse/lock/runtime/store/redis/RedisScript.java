@@ -21,37 +21,32 @@ import io.vertx.redis.client.Response;
  */
 final class RedisScript {
 
-    /** Where the scripts are, as a classpath resource folder; native images must include it. */
-    static final String RESOURCE_FOLDER = "META-INF/quarkus-lock/redis/";
-
-    private final String name;
     private final String source;
     private final String sha1;
 
-    private RedisScript(String name, String source) {
-        this.name = name;
+    private RedisScript(String source) {
         this.source = source;
         this.sha1 = sha1(source);
     }
 
     /**
-     * @param name the script's file name in {@link #RESOURCE_FOLDER}
+     * @param name the script's file name in {@link RedisLockStore#SCRIPT_FOLDER}
      * @return the loaded script
      */
     static RedisScript load(String name) {
-        return new RedisScript(name, read(name));
+        return new RedisScript(read(name));
     }
 
     /**
-     * @param name the script's file name in {@link #RESOURCE_FOLDER}
+     * @param name the script's file name in {@link RedisLockStore#SCRIPT_FOLDER}
      * @return the loaded script, after the shared functions of {@code lock.lua}
      */
     static RedisScript loadWithFunctions(String name) {
-        return new RedisScript(name, read("lock.lua") + "\n" + read(name));
+        return new RedisScript(read("lock.lua") + "\n" + read(name));
     }
 
     private static String read(String name) {
-        String path = RESOURCE_FOLDER + name;
+        String path = RedisLockStore.SCRIPT_FOLDER + "/" + name;
         try (InputStream in = RedisScript.class.getClassLoader().getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("Lua script " + path + " is missing from the classpath");
@@ -76,16 +71,8 @@ final class RedisScript {
                 .recoverWithUni(() -> send(redis, Command.EVAL, source, keys, keysAndArgs));
     }
 
-    String name() {
-        return name;
-    }
-
     String source() {
         return source;
-    }
-
-    String sha1() {
-        return sha1;
     }
 
     private static Uni<Response> send(RedisChannel redis, Command command, String script, int keys,
