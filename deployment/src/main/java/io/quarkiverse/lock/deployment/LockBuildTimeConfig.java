@@ -14,8 +14,9 @@ import io.smallrye.config.WithName;
 public interface LockBuildTimeConfig {
 
     /**
-     * The store the locks live in: {@code redis}, {@code in-memory}, or {@code auto} for the store whose client
-     * extension is present, else {@code in-memory} with a startup warning that the locks are local to this JVM.
+     * The store the locks live in: {@code redis}, {@code mongodb}, {@code in-memory}, or {@code auto} for the store
+     * whose client extension is present (a build error when several are), else {@code in-memory} with a startup
+     * warning that the locks are local to this JVM.
      */
     @WithDefault("auto")
     LockProvider provider();

@@ -41,7 +41,8 @@ class LockProcessor {
 
     @BuildStep
     LockStoreBuildItem selectStore(LockBuildTimeConfig config, Capabilities capabilities) {
-        return LockStoreSelection.select(config.provider(), capabilities.isPresent(Capability.REDIS_CLIENT));
+        return LockStoreSelection.select(config.provider(), capabilities.isPresent(Capability.REDIS_CLIENT),
+                capabilities.isPresent(Capability.MONGODB_CLIENT));
     }
 
     @BuildStep
@@ -53,6 +54,8 @@ class LockProcessor {
             case REDIS:
                 beans.addBeanClass(REDIS_STORE_PRODUCER);
                 break;
+            case MONGODB:
+                break; // registered by quarkus-lock-mongodb, which comes with the MongoDB client
             default:
                 beans.addBeanClass(InMemoryLockStoreProducer.class);
         }

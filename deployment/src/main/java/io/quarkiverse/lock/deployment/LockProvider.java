@@ -8,6 +8,8 @@ public enum LockProvider {
     AUTO,
     /** Redis, through the Quarkus Redis client ({@code quarkus-redis-client}). */
     REDIS,
+    /** MongoDB, through the Quarkus MongoDB client ({@code quarkus-mongodb-client}). */
+    MONGODB,
     /** This JVM's memory: locks do not exclude other instances. */
     IN_MEMORY;
 

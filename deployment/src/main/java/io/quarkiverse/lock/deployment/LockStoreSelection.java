@@ -1,5 +1,8 @@
 package io.quarkiverse.lock.deployment;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**
@@ -13,23 +16,44 @@ final class LockStoreSelection {
     /**
      * @param configured the configured provider
      * @param redisClientPresent whether {@code quarkus-redis-client} is present
+     * @param mongoClientPresent whether {@code quarkus-mongodb-client} is present
      * @return the chosen store
-     * @throws ConfigurationException if the configured store's client extension is missing
+     * @throws ConfigurationException if the configured store's client extension is missing, or if {@code auto} finds
+     *         several store clients and cannot know which one the locks belong in
      */
-    static LockStoreBuildItem select(LockProvider configured, boolean redisClientPresent) {
+    static LockStoreBuildItem select(LockProvider configured, boolean redisClientPresent, boolean mongoClientPresent) {
         switch (configured) {
             case AUTO:
-                return redisClientPresent
-                        ? new LockStoreBuildItem(LockProvider.REDIS, false)
-                        : new LockStoreBuildItem(LockProvider.IN_MEMORY, true);
-            case REDIS:
-                if (!redisClientPresent) {
-                    throw new ConfigurationException("quarkus.lock.provider is 'redis', but the Redis client "
-                            + "extension is missing: add the io.quarkus:quarkus-redis-client dependency");
+                List<LockProvider> present = new ArrayList<>();
+                if (redisClientPresent) {
+                    present.add(LockProvider.REDIS);
                 }
-                return new LockStoreBuildItem(LockProvider.REDIS, false);
+                if (mongoClientPresent) {
+                    present.add(LockProvider.MONGODB);
+                }
+                if (present.size() > 1) {
+                    throw new ConfigurationException("Both quarkus-redis-client and quarkus-mongodb-client are "
+                            + "present, so Quarkus Lock cannot choose a store: set quarkus.lock.provider to redis or "
+                            + "mongodb");
+                }
+                return present.isEmpty()
+                        ? new LockStoreBuildItem(LockProvider.IN_MEMORY, true)
+                        : new LockStoreBuildItem(present.get(0), false);
+            case REDIS:
+                requireClient(redisClientPresent, configured, "io.quarkus:quarkus-redis-client");
+                return new LockStoreBuildItem(configured, false);
+            case MONGODB:
+                requireClient(mongoClientPresent, configured, "io.quarkus:quarkus-mongodb-client");
+                return new LockStoreBuildItem(configured, false);
             default:
                 return new LockStoreBuildItem(configured, false);
+        }
+    }
+
+    private static void requireClient(boolean present, LockProvider provider, String dependency) {
+        if (!present) {
+            throw new ConfigurationException("quarkus.lock.provider is '" + provider.configName() + "', but its "
+                    + "client extension is missing: add the " + dependency + " dependency");
         }
     }
 }

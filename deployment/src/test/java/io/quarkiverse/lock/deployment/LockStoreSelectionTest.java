@@ -14,36 +14,68 @@ class LockStoreSelectionTest {
 
     @Test
     void autoPicksRedisWhenItsClientIsPresent() {
-        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.AUTO, true);
+        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.AUTO, true, false);
         assertThat(store.provider()).isEqualTo(LockProvider.REDIS);
         assertThat(store.chosenByDefault()).isFalse();
     }
 
     @Test
     void autoFallsBackToInMemoryAndSaysSoWhenNoClientIsPresent() {
-        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.AUTO, false);
+        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.AUTO, false, false);
         assertThat(store.provider()).isEqualTo(LockProvider.IN_MEMORY);
         assertThat(store.chosenByDefault()).isTrue();
     }
 
     @Test
     void anExplicitInMemoryStoreIsKeptEvenWithRedisPresent() {
-        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.IN_MEMORY, true);
+        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.IN_MEMORY, true, true);
         assertThat(store.provider()).isEqualTo(LockProvider.IN_MEMORY);
         assertThat(store.chosenByDefault()).isFalse();
     }
 
     @Test
     void redisWithoutItsClientFailsNamingTheMissingDependency() {
-        assertThatThrownBy(() -> LockStoreSelection.select(LockProvider.REDIS, false))
+        assertThatThrownBy(() -> LockStoreSelection.select(LockProvider.REDIS, false, true))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("quarkus.lock.provider")
                 .hasMessageContaining("quarkus-redis-client");
     }
 
     @Test
+    void autoPicksMongoDbWhenItsClientIsPresent() {
+        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.AUTO, false, true);
+        assertThat(store.provider()).isEqualTo(LockProvider.MONGODB);
+        assertThat(store.chosenByDefault()).isFalse();
+    }
+
+    @Test
+    void autoWithBothClientsFailsAskingForAChoice() {
+        assertThatThrownBy(() -> LockStoreSelection.select(LockProvider.AUTO, true, true))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("quarkus.lock.provider")
+                .hasMessageContaining("redis")
+                .hasMessageContaining("mongodb");
+    }
+
+    @Test
+    void anExplicitChoiceWinsWhenBothClientsArePresent() {
+        assertThat(LockStoreSelection.select(LockProvider.REDIS, true, true).provider()).isEqualTo(LockProvider.REDIS);
+        assertThat(LockStoreSelection.select(LockProvider.MONGODB, true, true).provider())
+                .isEqualTo(LockProvider.MONGODB);
+    }
+
+    @Test
+    void mongoDbWithoutItsClientFailsNamingTheMissingDependency() {
+        assertThatThrownBy(() -> LockStoreSelection.select(LockProvider.MONGODB, true, false))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("quarkus.lock.provider")
+                .hasMessageContaining("quarkus-mongodb-client");
+    }
+
+    @Test
     void configNamesAreKebabCase() {
         assertThat(LockProvider.IN_MEMORY.configName()).isEqualTo("in-memory");
         assertThat(LockProvider.REDIS.configName()).isEqualTo("redis");
+        assertThat(LockProvider.MONGODB.configName()).isEqualTo("mongodb");
     }
 }

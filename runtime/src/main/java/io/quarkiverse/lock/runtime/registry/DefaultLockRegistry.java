@@ -59,10 +59,11 @@ public final class DefaultLockRegistry implements LockRegistry {
     }
 
     /**
-     * Starts listening to the store's release notifications, which wake the first local waiter of the released key,
+     * Starts the store, and listening to its release notifications, which wake the first local waiter of the released key,
      * or tell a local waiter that a release handed it the lock.
      */
     public void start() {
+        store.start();
         releaseWatch = store.watchReleases(states);
     }
 

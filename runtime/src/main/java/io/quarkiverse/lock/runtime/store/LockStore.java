@@ -102,6 +102,13 @@ public interface LockStore {
     }
 
     /**
+     * Prepares the store when the application starts, such as creating indexes. Must not block; a failure that does
+     * not stop the locks from working is logged.
+     */
+    default void start() {
+    }
+
+    /**
      * Frees what the store holds open (connections). Called at shutdown, after the registry stopped.
      */
     default void close() {

@@ -77,6 +77,11 @@ public final class TimeBoundedLockStore implements LockStore {
     }
 
     @Override
+    public void start() {
+        delegate.start();
+    }
+
+    @Override
     public void close() {
         delegate.close();
     }
