@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.deployment;
 
+import io.quarkiverse.lock.test.StartupFailure;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

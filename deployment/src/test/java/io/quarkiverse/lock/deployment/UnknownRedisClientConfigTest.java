@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.test.StartupFailure;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

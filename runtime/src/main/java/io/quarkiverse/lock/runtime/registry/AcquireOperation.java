@@ -106,8 +106,7 @@ final class AcquireOperation extends AbstractUni<Long> {
             if (remaining <= 0) {
                 if (state.compareAndSet(RUNNING, DONE)) {
                     finish();
-                    leaveLine();
-                    downstream.onItem(0L);
+                    leaveLine(() -> downstream.onItem(0L));
                 }
                 return;
             }
@@ -151,7 +150,8 @@ final class AcquireOperation extends AbstractUni<Long> {
         private void onFailure(Throwable failure) {
             if (state.compareAndSet(RUNNING, DONE)) {
                 finish();
-                leaveLine();
+                leaveLine(() -> {
+                });
                 downstream.onFailure(handle.storeFailure("acquire", failure));
             }
         }
@@ -160,16 +160,23 @@ final class AcquireOperation extends AbstractUni<Long> {
         public void cancel() {
             if (state.compareAndSet(RUNNING, CANCELLED)) {
                 finish();
-                leaveLine();
+                leaveLine(() -> {
+                });
             }
         }
 
-        /** A waiter that gives up leaves the store's line, so the next one need not wait for its place to lapse. */
-        private void leaveLine() {
+        /**
+         * A waiter that gives up leaves the store's line, so the next one need not wait for its place to lapse.
+         *
+         * @param then runs once the store answered (or failed to: the place then lapses), so that a caller told
+         *        "not acquired" finds the line without it
+         */
+        private void leaveLine(Runnable then) {
             if (waits() && attempted) {
-                handle.registry.store.leaveLine(handle.key, handle.owner).subscribe().with(ignored -> {
-                }, ignored -> {
-                });
+                handle.registry.store.leaveLine(handle.key, handle.owner).subscribe().with(ignored -> then.run(),
+                        ignored -> then.run());
+            } else {
+                then.run();
             }
         }
 

@@ -3,6 +3,8 @@ package io.quarkiverse.lock.runtime.store.mongodb;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.ANNOUNCED_AT;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.ANNOUNCEMENT_TTL_INDEX;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.ID;
+import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LEASE_MILLIS;
+import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LEASE_STARTED_AT;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LINE;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.OWNER;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.OWNER_INDEX;
@@ -131,6 +133,18 @@ public final class MongoLockStore implements LockStore {
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
         String id = id(key);
+        Uni<AcquireResult> attempt = attempt(id, owner, leaseMillis);
+        if (!waiting) {
+            return attempt;
+        }
+        // A failed attempt writes nothing, so joining the line is a step of its own: if the lock was released
+        // between the two, nobody announced it to this waiter, and it tries once more at once.
+        return attempt.flatMap(result -> result.acquired() ? Uni.createFrom().item(result)
+                : keepPlace(id, owner, true).flatMap(free -> free ? attempt(id, owner, leaseMillis)
+                        : Uni.createFrom().item(result)));
+    }
+
+    private Uni<AcquireResult> attempt(String id, String owner, long leaseMillis) {
         Document command = findAndModify(MongoLockDocuments.acquirableBy(id, owner),
                 MongoLockDocuments.acquisition(owner, leaseMillis), TOKEN)
                 .append("upsert", true)
@@ -138,39 +152,48 @@ public final class MongoLockStore implements LockStore {
         return write(command)
                 .map(reply -> AcquireResult.acquired(((Number) reply.get("value", Document.class).get(TOKEN))
                         .longValue()))
-                .onFailure(MongoLockStore::isDuplicateKey).recoverWithUni(() -> waiting
-                        ? keepPlace(id, owner).replaceWith(AcquireResult.heldByAnother(-1))
-                        : Uni.createFrom().item(AcquireResult.heldByAnother(-1)));
+                .onFailure(MongoLockStore::isDuplicateKey).recoverWithItem(() -> AcquireResult.heldByAnother(-1));
     }
 
     /**
-     * Keeps the waiter's place in line (joining at the end if it has none), and takes out a first waiter whose place
-     * lapsed: the server's time of this visit tells.
+     * Keeps the waiter's place in line, joining at the end if it has none, and takes out a first waiter whose place
+     * lapsed. The server's time of this visit is the waiter's {@code seenAt}, which also tells whether the lock is
+     * free now.
+     *
+     * @return {@code true} if the lock was free at this visit
      */
-    private Uni<Void> keepPlace(String id, String owner) {
-        Document command = findAndModify(MongoLockDocuments.inLine(id, owner), MongoLockDocuments.placeKept(), LINE)
-                .append("new", true);
+    private Uni<Boolean> keepPlace(String id, String owner, boolean mayJoin) {
+        Document command = findAndModify(MongoLockDocuments.inLine(id, owner), MongoLockDocuments.placeKept(), LINE,
+                OWNER, LEASE_STARTED_AT, LEASE_MILLIS).append("new", true);
         return write(command).flatMap(reply -> {
             Document lock = reply.get("value", Document.class);
             if (lock == null) {
-                return updateOne(MongoLockDocuments.notInLine(id, owner),
-                        MongoLockDocuments.joinLine(owner, new Date()))
-                        .flatMap(joined -> joined ? updateOne(MongoLockDocuments.inLine(id, owner),
-                                MongoLockDocuments.placeKept()) : Uni.createFrom().item(false))
-                        .replaceWithVoid();
+                return mayJoin
+                        ? updateOne(MongoLockDocuments.notInLine(id, owner),
+                                MongoLockDocuments.joinLine(owner, new Date()))
+                                .flatMap(joined -> keepPlace(id, owner, false))
+                        : Uni.createFrom().item(false);
             }
             List<Document> line = lock.getList(LINE, Document.class);
-            Document first = line.get(0);
             Date now = line.stream().filter(place -> owner.equals(place.getString(OWNER))).findFirst()
-                    .map(place -> place.getDate(SEEN_AT)).orElse(null);
+                    .map(place -> place.getDate(SEEN_AT)).orElseThrow();
+            boolean free = isFree(lock, now);
+            Document first = line.get(0);
             Date firstSeen = first.getDate(SEEN_AT);
-            if (now == null || owner.equals(first.getString(OWNER))
-                    || firstSeen.getTime() + PLACE_MILLIS >= now.getTime()) {
-                return Uni.createFrom().voidItem();
+            if (owner.equals(first.getString(OWNER)) || firstSeen.getTime() + PLACE_MILLIS >= now.getTime()) {
+                return Uni.createFrom().item(free);
             }
             return updateOne(new Document(ID, id), MongoLockDocuments.leaveLine(first.getString(OWNER), firstSeen))
-                    .replaceWithVoid();
+                    .replaceWith(free);
         });
+    }
+
+    private static boolean isFree(Document lock, Date now) {
+        if (lock.get(OWNER) == null) {
+            return true;
+        }
+        long leaseMillis = ((Number) lock.get(LEASE_MILLIS)).longValue();
+        return leaseMillis != NO_EXPIRY && lock.getDate(LEASE_STARTED_AT).getTime() + leaseMillis <= now.getTime();
     }
 
     @Override

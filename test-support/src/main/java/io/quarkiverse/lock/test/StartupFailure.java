@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.deployment;
+package io.quarkiverse.lock.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,29 @@
+package io.quarkiverse.lock.deployment.mongodb;
+
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.lock.test.MongoTestServer;
+import io.quarkiverse.lock.test.StartupFailure;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * A database name MongoDB would refuse fails startup, naming the property, before anything reaches the server.
+ */
+class MongoDatabaseNameConfigTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withEmptyApplication()
+            .overrideConfigKey("quarkus.devservices.enabled", "false")
+            .overrideConfigKey("quarkus.mongodb.connection-string", MongoTestServer.sharedConnectionString())
+            .overrideConfigKey("quarkus.lock.mongodb.database", "locks.$prod")
+            .assertException(failure -> StartupFailure.assertMentions(failure,
+                    "quarkus.lock.mongodb.database", "locks.$prod"));
+
+    @Test
+    void startupFailsNamingTheProperty() {
+        Assertions.fail("the application must not start");
+    }
+}

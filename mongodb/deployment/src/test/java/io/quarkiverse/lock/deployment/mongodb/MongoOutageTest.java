@@ -1,0 +1,69 @@
+package io.quarkiverse.lock.deployment.mongodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.lock.LockException;
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.test.MongoTestServer;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * A MongoDB server that goes away makes lock operations fail with {@code LockException} within the configured
+ * operation timeout, never hang; once a server answers on that address again, the locks work without a restart.
+ */
+class MongoOutageTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withEmptyApplication()
+            .overrideConfigKey("quarkus.devservices.enabled", "false")
+            .overrideConfigKey("quarkus.lock.operation-timeout", "1s")
+            .overrideConfigKey("quarkus.mongodb.connection-string", MongoTestServer.ownedBy(MongoOutageTest.class))
+            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+
+    @Inject
+    LockRegistry registry;
+
+    @Test
+    void operationsFailInBoundedTimeWhileTheServerIsDownAndWorkOnceItIsBack() throws InterruptedException {
+        String key = "outage-" + UUID.randomUUID();
+        ReactiveDistributedLock lock = registry.obtain(key);
+        assertThat(lock.acquireOnce().await().atMost(TIMEOUT)).isTrue();
+        assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
+
+        MongoTestServer.stopOwnedBy(MongoOutageTest.class);
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> lock.acquireOnce().await().atMost(TIMEOUT))
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining(key)
+                .hasMessageContaining("no answer within PT1S");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        assertThatThrownBy(() -> lock.acquire(Duration.ofSeconds(2)).await().atMost(TIMEOUT))
+                .isInstanceOf(LockException.class);
+
+        MongoTestServer.restartOwnedBy(MongoOutageTest.class);
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        boolean acquired = false;
+        while (!acquired && System.nanoTime() < deadline) {
+            try {
+                acquired = lock.acquireOnce().await().atMost(TIMEOUT);
+            } catch (LockException serverNotReachedYet) {
+                Thread.sleep(200);
+            }
+        }
+        assertThat(acquired).as("acquired within 20 s of the server's return").isTrue();
+        assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
+    }
+}
