@@ -29,10 +29,23 @@ public interface LockRegistry {
      * each other even inside one JVM and one thread. Nothing reaches the store until the handle is used.
      *
      * @param key the lock's name; not blank, at most {@link #MAX_KEY_LENGTH} characters
-     * @return a handle that does not hold the lock yet
+     * @return a single-entrant handle that does not hold the lock yet
      * @throws IllegalArgumentException if the key is {@code null}, blank or too long
      */
-    ReactiveDistributedLock obtain(String key);
+    default ReactiveDistributedLock obtain(String key) {
+        return obtain(key, LockType.SINGLE_ENTRANT);
+    }
+
+    /**
+     * Returns a new handle of the given type on the lock named {@code key}: single-entrant (as
+     * {@link #obtain(String)}), reentrant, or overriding (for administration). See {@link LockType}.
+     *
+     * @param key the lock's name; not blank, at most {@link #MAX_KEY_LENGTH} characters
+     * @param type how the handle behaves when it acquires a lock it holds, and whose lock it releases
+     * @return a handle that does not hold the lock yet
+     * @throws IllegalArgumentException if the key is {@code null}, blank or too long, or the type is {@code null}
+     */
+    ReactiveDistributedLock obtain(String key, LockType type);
 
     /**
      * Returns a new blocking handle on the lock named {@code key}, for imperative code on worker threads.
@@ -45,5 +58,18 @@ public interface LockRegistry {
      */
     default DistributedLock obtainBlocking(String key) {
         return obtain(key).toBlocking();
+    }
+
+    /**
+     * Returns a new blocking handle of the given type on the lock named {@code key}: {@code obtain(key,
+     * type).toBlocking()}.
+     *
+     * @param key the lock's name; not blank, at most {@link #MAX_KEY_LENGTH} characters
+     * @param type how the handle behaves when it acquires a lock it holds, and whose lock it releases
+     * @return a blocking handle that does not hold the lock yet
+     * @throws IllegalArgumentException if the key is {@code null}, blank or too long, or the type is {@code null}
+     */
+    default DistributedLock obtainBlocking(String key, LockType type) {
+        return obtain(key, type).toBlocking();
     }
 }

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 
 /**
@@ -19,7 +20,8 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
  * assertFalse(locks.wasReleaseInvoked());
  * </pre>
  *
- * Handles behave like real ones (single-entrant, release answers {@code true} only for the holder, the
+ * Handles behave like real ones (single-entrant unless obtained as reentrant, release answers {@code true} only for
+ * the holder, the
  * {@code acquireAndExecute} family runs the action only when the answer is "acquired", fencing tokens increase), but
  * nothing is shared between handles: the answers alone decide. Safe to use from several threads.
  */
@@ -64,12 +66,22 @@ public final class LockRegistryStub implements LockRegistry {
         return new LockRegistryStub(Arrays.copyOf(answers, answers.length));
     }
 
+    /**
+     * {@inheritDoc}
+     * <p>
+     * A {@link LockType#REENTRANT} handle that holds its lock acquires it again without using an answer (counted as
+     * an acquisition) and needs as many releases; an {@link LockType#OVERRIDING} handle answers as told, like a
+     * single-entrant one: nothing is shared between handles, so there is nobody to override.
+     */
     @Override
-    public ReactiveDistributedLock obtain(String key) {
+    public ReactiveDistributedLock obtain(String key, LockType type) {
         if (key == null || key.isBlank()) {
             throw new IllegalArgumentException("key must not be null or blank");
         }
-        return new StubLock(this, key);
+        if (type == null) {
+            throw new IllegalArgumentException("type must not be null");
+        }
+        return new StubLock(this, key, type == LockType.REENTRANT);
     }
 
     /**
@@ -135,6 +147,12 @@ public final class LockRegistryStub implements LockRegistry {
         boolean answer = answers[index];
         (answer ? acquired : rejected).incrementAndGet();
         return answer;
+    }
+
+    /** A reentrant handle entered its hold again: an acquisition that needs no answer. */
+    void onReentry() {
+        acquireCalls.incrementAndGet();
+        acquired.incrementAndGet();
     }
 
     long nextToken() {

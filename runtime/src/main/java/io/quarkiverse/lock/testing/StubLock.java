@@ -19,11 +19,14 @@ final class StubLock implements ReactiveDistributedLock {
 
     private final LockRegistryStub registry;
     private final String key;
+    private final boolean reentrant;
     private volatile long token;
+    private int entries;
 
-    StubLock(LockRegistryStub registry, String key) {
+    StubLock(LockRegistryStub registry, String key, boolean reentrant) {
         this.registry = registry;
         this.key = key;
+        this.reentrant = reentrant;
     }
 
     @Override
@@ -58,12 +61,17 @@ final class StubLock implements ReactiveDistributedLock {
 
     private synchronized boolean tryAcquire() {
         if (token != 0) {
-            return false;
+            if (reentrant) {
+                entries++;
+                registry.onReentry();
+            }
+            return reentrant;
         }
         if (!registry.nextAnswer()) {
             return false;
         }
         token = registry.nextToken();
+        entries = 1;
         return true;
     }
 
@@ -74,6 +82,10 @@ final class StubLock implements ReactiveDistributedLock {
 
     private synchronized boolean releaseNow() {
         boolean held = token != 0;
+        if (held && --entries > 0) {
+            registry.onRelease(true);
+            return true;
+        }
         token = 0;
         registry.onRelease(held);
         return held;

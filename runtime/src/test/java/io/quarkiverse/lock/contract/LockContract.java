@@ -24,6 +24,7 @@ import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.LockStore;
@@ -609,6 +610,118 @@ public abstract class LockContract {
     }
 
     @Test
+    void aReentrantHandleEntersAgainAtOnceAndFreesTheLockAtItsLastRelease() {
+        String key = newKey("reentrant");
+        ReactiveDistributedLock reentrant = registry().obtain(key, LockType.REENTRANT);
+        ReactiveDistributedLock other = registry().obtain(key);
+        assertThat(await(reentrant.acquireOnce())).isTrue();
+        long token = reentrant.fencingToken().getAsLong();
+
+        assertThat(await(reentrant.acquire(Duration.ofSeconds(20)))).isTrue();
+        assertThat(await(reentrant.acquireOnce())).isTrue();
+        assertThat(reentrant.fencingToken()).hasValue(token);
+
+        assertThat(await(reentrant.release())).isTrue();
+        assertThat(await(reentrant.release())).isTrue();
+        assertThat(await(other.acquireOnce())).as("one entry is left").isFalse();
+        assertThat(await(reentrant.isAcquired())).isTrue();
+        assertThat(await(reentrant.release())).isTrue();
+        assertThat(await(reentrant.release())).as("no entry is left").isFalse();
+        assertThat(await(other.acquireOnce())).isTrue();
+        assertThat(await(other.release())).isTrue();
+    }
+
+    @Test
+    void aReentrantHandleRunsANestedSectionInsideItsOuterOne() {
+        String key = newKey("reentrant-nested");
+        ReactiveDistributedLock reentrant = registry().obtain(key, LockType.REENTRANT);
+        Uni<String> nested = reentrant.acquireAndExecute(Duration.ZERO,
+                reentrant.acquireAndExecute(Duration.ZERO, Uni.createFrom().item("inner")).map(inner -> "outer+" + inner));
+
+        assertThat(await(nested)).isEqualTo("outer+inner");
+        assertThat(reentrant.fencingToken()).isEmpty();
+        ReactiveDistributedLock other = registry().obtain(key);
+        assertThat(await(other.acquireOnce())).isTrue();
+        assertThat(await(other.release())).isTrue();
+    }
+
+    @Test
+    void aReentryFindsALostLockAndAcquiresItAfresh() {
+        String key = newKey("reentrant-lost");
+        ReactiveDistributedLock reentrant = registry().obtain(key, LockType.REENTRANT);
+        assertThat(await(reentrant.acquire(Duration.ZERO, SHORT_LEASE))).isTrue();
+        long lostToken = reentrant.fencingToken().getAsLong();
+        letLeasesRunOut(SHORT_LEASE);
+
+        assertThat(await(reentrant.acquireOnce())).isTrue();
+        assertThat(reentrant.fencingToken().getAsLong()).isGreaterThan(lostToken);
+        assertThat(await(reentrant.release())).isTrue();
+        assertThat(await(reentrant.release())).as("the lost hold's entry went with it").isFalse();
+    }
+
+    @Test
+    void aReentrantLockAcquiredForeverStaysForeverWhenEnteredAgain() {
+        String key = newKey("reentrant-forever");
+        ReactiveDistributedLock reentrant = registry().obtain(key, LockType.REENTRANT);
+        assertThat(await(reentrant.acquireForever())).isTrue();
+        assertThat(await(reentrant.acquireForever())).isTrue();
+        letLeasesRunOut(SHORT_LEASE);
+        assertThat(await(registry().obtain(key).acquireOnce())).isFalse();
+        assertThat(await(reentrant.release())).isTrue();
+        assertThat(await(reentrant.release())).isTrue();
+        assertThat(await(reentrant.isAcquired())).isFalse();
+    }
+
+    @Test
+    void anOverridingHandleTakesTheLockFromItsHolderWithAGreaterToken() {
+        String key = newKey("overriding");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquireForever())).isTrue();
+        ReactiveDistributedLock admin = registry().obtain(key, LockType.OVERRIDING);
+
+        assertThat(await(admin.acquireOnce())).isTrue();
+        assertThat(admin.fencingToken().getAsLong()).isGreaterThan(holder.fencingToken().getAsLong());
+        assertThat(await(admin.isAcquired())).isTrue();
+        assertThat(await(holder.isAcquired())).isFalse();
+        assertThatThrownBy(() -> await(holder.release())).isInstanceOf(LockExpiredException.class);
+
+        assertThat(await(admin.release())).isTrue();
+        ReactiveDistributedLock next = registry().obtain(key);
+        assertThat(await(next.acquireOnce())).isTrue();
+        assertThat(await(next.release())).isTrue();
+    }
+
+    @Test
+    void anOverridingReleaseFreesTheLockWhoeverHoldsIt() {
+        String key = newKey("overriding-release");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquireForever())).isTrue();
+        ReactiveDistributedLock admin = registry().obtain(key, LockType.OVERRIDING);
+
+        assertThat(await(admin.release())).isTrue();
+        assertThat(await(holder.isAcquired())).isFalse();
+        assertThat(await(admin.release())).as("nobody holds it now").isFalse();
+        ReactiveDistributedLock next = registry().obtain(key);
+        assertThat(await(next.acquireOnce())).isTrue();
+        assertThat(await(next.release())).isTrue();
+    }
+
+    @Test
+    void anOverridingReleaseHandsTheLockToAWaiter() {
+        String key = newKey("overriding-waiter");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquireForever())).isTrue();
+        ReactiveDistributedLock waiter = registry().obtain(key);
+        Uni<Boolean> waiting = waiter.acquire(Duration.ofSeconds(20)).memoize().indefinitely();
+        waiting.subscribe().with(ignored -> {
+        });
+
+        assertThat(await(registry().obtain(key, LockType.OVERRIDING).release())).isTrue();
+        assertThat(await(waiting)).isTrue();
+        assertThat(await(waiter.release())).isTrue();
+    }
+
+    @Test
     void badInputFailsFastNamingTheArgumentAndReachesNothing() {
         long before = storeSize();
         ReactiveDistributedLock lock = registry().obtain(newKey("bad-input"));
@@ -624,6 +737,10 @@ public abstract class LockContract {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
         assertThatThrownBy(() -> registry().obtainBlocking(null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("key");
+        assertThatThrownBy(() -> registry().obtain("typed", null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("type");
+        assertThatThrownBy(() -> registry().obtain(null, LockType.OVERRIDING))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
 
         assertThatThrownBy(() -> lock.acquire(null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("wait");

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.smallrye.mutiny.Uni;
 
@@ -102,5 +103,24 @@ class LockRegistryStubTest {
         assertThat(runs.get()).isZero();
         assertThatThrownBy(() -> LockRegistryStub.answering()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("answers");
+    }
+
+    @Test
+    void aReentrantStubHandleEntersAgainWithoutUsingAnAnswerAndNeedsAsManyReleases() {
+        LockRegistryStub locks = LockRegistryStub.answering(true, false);
+        ReactiveDistributedLock lock = locks.obtain("k", LockType.REENTRANT);
+
+        assertThat(lock.acquireOnce().await().indefinitely()).isTrue();
+        assertThat(lock.acquireOnce().await().indefinitely()).isTrue();
+        assertThat(locks.acquireCalls()).isEqualTo(2);
+        assertThat(lock.release().await().indefinitely()).isTrue();
+        assertThat(lock.fencingToken()).as("one entry is left").isPresent();
+        assertThat(lock.release().await().indefinitely()).isTrue();
+        assertThat(lock.release().await().indefinitely()).isFalse();
+        assertThat(locks.wasAcquiredAndReleased()).isTrue();
+        assertThat(locks.obtain("k", LockType.REENTRANT).acquireOnce().await().indefinitely())
+                .as("the second scripted answer").isFalse();
+        assertThatThrownBy(() -> locks.obtain("k", null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("type");
     }
 }

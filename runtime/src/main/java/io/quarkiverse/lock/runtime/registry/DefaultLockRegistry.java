@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.local.LocalLockStates;
@@ -88,8 +89,8 @@ public final class DefaultLockRegistry implements LockRegistry {
     }
 
     @Override
-    public ReactiveDistributedLock obtain(String key) {
-        return new LockHandle(this, LockArguments.requireKey(key), OwnerIds.next());
+    public ReactiveDistributedLock obtain(String key, LockType type) {
+        return new LockHandle(this, LockArguments.requireKey(key), OwnerIds.next(), LockArguments.requireType(type));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.quarkiverse.lock.runtime.registry;
 import java.time.Duration;
 
 import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.LockType;
 
 /**
  * Checks the arguments of the public API before anything reaches the store. Each check throws an
@@ -30,6 +31,13 @@ final class LockArguments {
     /**
      * @return the wait in nanoseconds, {@link Long#MAX_VALUE} for a wait too long to count in nanoseconds
      */
+    static LockType requireType(LockType type) {
+        if (type == null) {
+            throw new IllegalArgumentException("type must not be null");
+        }
+        return type;
+    }
+
     static long requireWait(Duration wait) {
         if (wait == null) {
             throw new IllegalArgumentException("wait must not be null");

@@ -12,6 +12,7 @@ import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockExpiredException;
+import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.store.LockStore;
 import io.smallrye.mutiny.Multi;
@@ -33,6 +34,7 @@ final class LockHandle implements ReactiveDistributedLock {
     final DefaultLockRegistry registry;
     final String key;
     final String owner;
+    final LockType type;
     private static final VarHandle HOLD;
 
     static {
@@ -46,10 +48,11 @@ final class LockHandle implements ReactiveDistributedLock {
     private volatile Hold hold;
     private volatile boolean renewLease;
 
-    LockHandle(DefaultLockRegistry registry, String key, String owner) {
+    LockHandle(DefaultLockRegistry registry, String key, String owner, LockType type) {
         this.registry = registry;
         this.key = key;
         this.owner = owner;
+        this.type = type;
         this.renewLease = registry.renewLeaseByDefault;
     }
 
@@ -84,16 +87,76 @@ final class LockHandle implements ReactiveDistributedLock {
     }
 
     private Uni<Boolean> acquired(long waitNanos, long leaseMillis) {
-        return Infrastructure.onUniCreation(new AcquireOperation(this, waitNanos, leaseMillis, null))
-                .map(token -> token != 0L);
+        return acquisition(waitNanos, leaseMillis, null).map(token -> token != 0L);
+    }
+
+    /**
+     * Acquires as this handle's type says.
+     *
+     * @return the token of the hold acquired or entered again, or 0 if not acquired
+     */
+    private Uni<Long> acquisition(long waitNanos, long leaseMillis, AtomicBoolean abandoned) {
+        switch (type) {
+            case REENTRANT:
+                return Uni.createFrom().deferred(() -> {
+                    Hold current = hold;
+                    return current == null ? waitAndAcquire(waitNanos, leaseMillis, abandoned)
+                            : reenter(current, waitNanos, leaseMillis, abandoned);
+                });
+            case OVERRIDING:
+                return Uni.createFrom().deferred(() -> registry.store.takeOver(key, owner, leaseMillis)
+                        .onFailure().transform(failure -> storeFailure("take over", failure))
+                        .map(result -> {
+                            onGranted(result.token(), leaseMillis);
+                            return result.token();
+                        }));
+            default:
+                return waitAndAcquire(waitNanos, leaseMillis, abandoned);
+        }
+    }
+
+    private Uni<Long> waitAndAcquire(long waitNanos, long leaseMillis, AtomicBoolean abandoned) {
+        return Infrastructure.onUniCreation(new AcquireOperation(this, waitNanos, leaseMillis, abandoned));
+    }
+
+    /**
+     * Enters a held lock again, after the store confirmed it is still held (restarting its lease); a lock found lost
+     * is dropped and acquired afresh.
+     */
+    private Uni<Long> reenter(Hold current, long waitNanos, long leaseMillis, AtomicBoolean abandoned) {
+        return registry.store.renew(key, owner, current.leaseMillis)
+                .onFailure().transform(failure -> storeFailure("acquire", failure))
+                .flatMap(stillHeld -> {
+                    if (stillHeld && current.enter()) {
+                        return Uni.createFrom().item(current.token);
+                    }
+                    if (HOLD.compareAndSet(this, current, null)) {
+                        current.ended();
+                    }
+                    return waitAndAcquire(waitNanos, leaseMillis, abandoned);
+                });
     }
 
     @Override
     public Uni<Boolean> release() {
+        if (type == LockType.OVERRIDING) {
+            return Uni.createFrom().deferred(this::releaseWhoeverHolds);
+        }
         return Uni.createFrom().deferred(() -> {
             Hold current = hold;
             return current == null ? FALSE : releaseHold(current);
         });
+    }
+
+    /** An overriding handle's release: frees the lock whoever holds it. */
+    private Uni<Boolean> releaseWhoeverHolds() {
+        Hold current = (Hold) HOLD.getAndSet(this, null);
+        if (current != null) {
+            current.ended();
+        }
+        return registry.store.forceRelease(key)
+                .onFailure().transform(failure -> storeFailure("release", failure))
+                .onTermination().invoke(() -> registry.states.onReleased(key));
     }
 
     @Override
@@ -137,7 +200,7 @@ final class LockHandle implements ReactiveDistributedLock {
         LockArguments.requireAction(action);
         return Uni.createFrom().deferred(() -> {
             AtomicBoolean abandoned = new AtomicBoolean();
-            return Infrastructure.onUniCreation(new AcquireOperation(this, waitNanos, leaseMillis, abandoned))
+            return acquisition(waitNanos, leaseMillis, abandoned)
                     .flatMap(token -> {
                         Hold held = holdWithToken(token);
                         if (held == null) {
@@ -168,7 +231,7 @@ final class LockHandle implements ReactiveDistributedLock {
         LockArguments.requireAction(action);
         return Multi.createFrom().deferred(() -> {
             AtomicBoolean abandoned = new AtomicBoolean();
-            return Infrastructure.onUniCreation(new AcquireOperation(this, waitNanos, leaseMillis, abandoned))
+            return acquisition(waitNanos, leaseMillis, abandoned)
                     .onItem().transformToMulti(token -> {
                         Hold held = holdWithToken(token);
                         if (held == null) {
@@ -189,7 +252,8 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public String toString() {
-        return "Lock[key=" + key + ", store=" + registry.store.name() + ", held=" + (hold != null) + "]";
+        return "Lock[key=" + key + ", type=" + type + ", store=" + registry.store.name() + ", held=" + (hold != null)
+                + "]";
     }
 
     boolean isHeldLocally() {
@@ -246,12 +310,15 @@ final class LockHandle implements ReactiveDistributedLock {
     }
 
     /**
-     * Releases this hold, if this handle still has it.
+     * Releases one entry of this hold, and the lock with the last, if this handle still has it.
      *
-     * @return {@code true} when released; {@code false} when this handle no longer had that hold; fails with
-     *         {@link LockExpiredException} when the store no longer had it for this owner
+     * @return {@code true} when released (or entries remain); {@code false} when this handle no longer had that hold;
+     *         fails with {@link LockExpiredException} when the store no longer had it for this owner
      */
     private Uni<Boolean> releaseHold(Hold held) {
+        if (held.leaveOneEntry()) {
+            return TRUE;
+        }
         if (!HOLD.compareAndSet(this, held, null)) {
             return FALSE;
         }

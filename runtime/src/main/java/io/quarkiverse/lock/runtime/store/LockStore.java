@@ -33,6 +33,27 @@ public interface LockStore {
     Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting);
 
     /**
+     * Gives the lock to {@code owner} whoever holds it, ahead of any line, with a fencing token strictly greater than
+     * every token issued before for this key (an overriding acquisition, for administration). The previous holder
+     * finds the lock lost at its next renewal or release.
+     *
+     * @param key the lock key
+     * @param owner the owner id
+     * @param leaseMillis the lease, positive, or {@link #NO_EXPIRY}
+     * @return the outcome, always acquired
+     */
+    Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis);
+
+    /**
+     * Frees the lock whoever holds it, as a release by its holder would (a store with a line hands it to the first
+     * waiter).
+     *
+     * @param key the lock key
+     * @return {@code true} if someone held the lock, {@code false} if it was free
+     */
+    Uni<Boolean> forceRelease(String key);
+
+    /**
      * Takes a waiter that gave up out of the line of waiters, so the next one does not wait for its place to lapse.
      * Stores without a line do nothing.
      *
@@ -59,7 +80,7 @@ public interface LockStore {
      *
      * @param key the lock key
      * @param owner the owner id
-     * @param leaseMillis the new lease, positive
+     * @param leaseMillis the new lease, positive, or {@link #NO_EXPIRY} to keep the lock until it is released
      * @return {@code true} if the lease was renewed, {@code false} if {@code owner} no longer holds the lock
      */
     Uni<Boolean> renew(String key, String owner, long leaseMillis);

@@ -47,6 +47,16 @@ public final class TimeBoundedLockStore implements LockStore {
     }
 
     @Override
+    public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
+        return bounded(delegate.takeOver(key, owner, leaseMillis));
+    }
+
+    @Override
+    public Uni<Boolean> forceRelease(String key) {
+        return bounded(delegate.forceRelease(key));
+    }
+
+    @Override
     public Uni<Void> leaveLine(String key, String owner) {
         return bounded(delegate.leaveLine(key, owner));
     }

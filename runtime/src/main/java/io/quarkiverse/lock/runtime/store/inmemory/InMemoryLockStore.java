@@ -57,6 +57,21 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     @Override
+    public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
+        long now = clock.millis();
+        Hold granted = new Hold(owner, lastToken.incrementAndGet(), expiry(now, leaseMillis));
+        locks.put(key, granted);
+        return Uni.createFrom().item(AcquireResult.acquired(granted.token));
+    }
+
+    @Override
+    public Uni<Boolean> forceRelease(String key) {
+        long now = clock.millis();
+        Hold removed = locks.remove(key);
+        return Uni.createFrom().item(removed != null && removed.isLive(now));
+    }
+
+    @Override
     public Uni<Boolean> release(String key, String owner) {
         long now = clock.millis();
         boolean[] released = new boolean[1];

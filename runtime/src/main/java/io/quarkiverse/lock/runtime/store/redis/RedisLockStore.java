@@ -36,6 +36,8 @@ public final class RedisLockStore implements LockStore {
     static final RedisScript RELEASE = RedisScript.loadWithFunctions("release.lua");
     static final RedisScript RENEW = RedisScript.load("renew.lua");
     static final RedisScript LEAVE = RedisScript.loadWithFunctions("leave.lua");
+    static final RedisScript TAKE_OVER = RedisScript.loadWithFunctions("takeover.lua");
+    static final RedisScript FORCE_RELEASE = RedisScript.loadWithFunctions("forcerelease.lua");
     private static final String ONE_TRY = "0";
     private static final String IN_LINE = "1";
     /**
@@ -94,6 +96,20 @@ public final class RedisLockStore implements LockStore {
     public Uni<Boolean> release(String key, String owner) {
         String lockKey = lockKey(key);
         return RELEASE.run(channel, 4, lockKey, fenceKey(lockKey), lineKey(lockKey), placesKey(lockKey), owner,
+                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
+    }
+
+    @Override
+    public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
+        String lockKey = lockKey(key);
+        return TAKE_OVER.run(channel, 2, lockKey, fenceKey(lockKey), owner, Long.toString(leaseMillis),
+                fencingRetentionMillis).map(token -> AcquireResult.acquired(token.toLong()));
+    }
+
+    @Override
+    public Uni<Boolean> forceRelease(String key) {
+        String lockKey = lockKey(key);
+        return FORCE_RELEASE.run(channel, 4, lockKey, fenceKey(lockKey), lineKey(lockKey), placesKey(lockKey),
                 releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
     }
 

@@ -60,6 +60,10 @@ final class MongoLockDocuments {
                     PLACE_MILLIS)),
             "$$NOW")));
 
+    private static final List<Document> RUNNING_LEASE = List.of(
+            new Document(LEASE_MILLIS, LockStore.NO_EXPIRY),
+            new Document("$expr", new Document("$gt", List.of(LEASE_END, "$$NOW"))));
+
     private MongoLockDocuments() {
     }
 
@@ -86,9 +90,15 @@ final class MongoLockDocuments {
      * @return matches the lock when {@code owner} holds it and its lease has not run out
      */
     static Document heldBy(String id, String owner) {
-        Document forever = new Document(LEASE_MILLIS, LockStore.NO_EXPIRY);
-        Document running = new Document("$expr", new Document("$gt", List.of(LEASE_END, "$$NOW")));
-        return new Document(ID, id).append(OWNER, owner).append("$or", List.of(forever, running));
+        return new Document(ID, id).append(OWNER, owner).append("$or", RUNNING_LEASE);
+    }
+
+    /**
+     * @param id the document id
+     * @return matches the lock when anybody holds it and its lease has not run out
+     */
+    static Document held(String id) {
+        return new Document(ID, id).append(OWNER, new Document("$ne", null)).append("$or", RUNNING_LEASE);
     }
 
     /**

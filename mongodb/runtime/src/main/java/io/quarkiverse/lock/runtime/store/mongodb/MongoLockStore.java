@@ -58,6 +58,7 @@ public final class MongoLockStore implements LockStore {
     private final Document writeConcern;
     private final boolean createIndexes;
     private final boolean releaseNotifications;
+    private final OrderedPerKey ordered = new OrderedPerKey();
     private volatile boolean announcing;
 
     /**
@@ -133,6 +134,10 @@ public final class MongoLockStore implements LockStore {
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
         String id = id(key);
+        return ordered.run(id, () -> attemptInLine(id, owner, leaseMillis, waiting));
+    }
+
+    private Uni<AcquireResult> attemptInLine(String id, String owner, long leaseMillis, boolean waiting) {
         Uni<AcquireResult> attempt = attempt(id, owner, leaseMillis);
         if (!waiting) {
             return attempt;
@@ -144,15 +149,31 @@ public final class MongoLockStore implements LockStore {
                         : Uni.createFrom().item(result)));
     }
 
+    @Override
+    public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
+        String id = id(key);
+        return ordered.run(id, () -> grant(new Document(ID, id), owner, leaseMillis));
+    }
+
+    @Override
+    public Uni<Boolean> forceRelease(String key) {
+        String id = id(key);
+        return ordered.run(id, () -> release(id, MongoLockDocuments.held(id)));
+    }
+
     private Uni<AcquireResult> attempt(String id, String owner, long leaseMillis) {
-        Document command = findAndModify(MongoLockDocuments.acquirableBy(id, owner),
-                MongoLockDocuments.acquisition(owner, leaseMillis), TOKEN)
+        return grant(MongoLockDocuments.acquirableBy(id, owner), owner, leaseMillis)
+                .onFailure(MongoLockStore::isDuplicateKey).recoverWithItem(() -> AcquireResult.heldByAnother(-1));
+    }
+
+    /** Grants the lock matched by the filter, creating its document if there is none. */
+    private Uni<AcquireResult> grant(Document filter, String owner, long leaseMillis) {
+        Document command = findAndModify(filter, MongoLockDocuments.acquisition(owner, leaseMillis), TOKEN)
                 .append("upsert", true)
                 .append("new", true);
         return write(command)
                 .map(reply -> AcquireResult.acquired(((Number) reply.get("value", Document.class).get(TOKEN))
-                        .longValue()))
-                .onFailure(MongoLockStore::isDuplicateKey).recoverWithItem(() -> AcquireResult.heldByAnother(-1));
+                        .longValue()));
     }
 
     /**
@@ -199,6 +220,10 @@ public final class MongoLockStore implements LockStore {
     @Override
     public Uni<Void> leaveLine(String key, String owner) {
         String id = id(key);
+        return ordered.run(id, () -> leave(id, owner));
+    }
+
+    private Uni<Void> leave(String id, String owner) {
         Document command = findAndModify(MongoLockDocuments.inLine(id, owner),
                 MongoLockDocuments.leaveLine(owner, null), LINE, OWNER);
         return write(command).invoke(reply -> {
@@ -215,8 +240,12 @@ public final class MongoLockStore implements LockStore {
     @Override
     public Uni<Boolean> release(String key, String owner) {
         String id = id(key);
-        Document command = findAndModify(MongoLockDocuments.heldBy(id, owner), MongoLockDocuments.release(), LINE)
-                .append("new", true);
+        return ordered.run(id, () -> release(id, MongoLockDocuments.heldBy(id, owner)));
+    }
+
+    /** Releases the lock matched by the filter, and announces it if someone waits. */
+    private Uni<Boolean> release(String id, Document filter) {
+        Document command = findAndModify(filter, MongoLockDocuments.release(), LINE).append("new", true);
         return write(command).map(reply -> {
             Document released = reply.get("value", Document.class);
             if (released == null) {

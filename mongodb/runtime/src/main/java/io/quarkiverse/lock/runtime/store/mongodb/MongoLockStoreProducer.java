@@ -42,8 +42,9 @@ public class MongoLockStoreProducer {
         Instance<ReactiveMongoClient> reactiveClient = client.clientName()
                 .map(name -> clients.select(MongoClientName.Literal.of(name)))
                 .orElseGet(() -> clients.select(Default.Literal.INSTANCE));
-        return new MongoLockStore(vertx, reactiveClient.get().getDatabase(name("quarkus.lock.mongodb.database", mongo.database(),
-                "/\\. \"$")), name("quarkus.lock.mongodb.collection", mongo.collection(), "$"), settings.keyPrefix(),
+        String database = name("quarkus.lock.mongodb.database", mongo.database(), "/\\. \"$");
+        String collection = name("quarkus.lock.mongodb.collection", mongo.collection(), "$");
+        return new MongoLockStore(vertx, reactiveClient.get().getDatabase(database), collection, settings.keyPrefix(),
                 writeConcern(mongo.writeConcern()), mongo.createIndexes(), mongo.releaseNotifications());
     }
 
