@@ -42,6 +42,9 @@ class InMemoryStoreTest {
     LockRegistry registry;
 
     @Inject
+    DefaultLockRegistry internal;
+
+    @Inject
     LockSettings settings;
 
     @Inject
@@ -49,7 +52,7 @@ class InMemoryStoreTest {
 
     @Test
     void theInMemoryStoreServesTheLocks() {
-        assertThat(((DefaultLockRegistry) registry).store().name()).isEqualTo("in-memory");
+        assertThat(internal.store().name()).isEqualTo("in-memory");
         assertThat(registry.obtain("a").acquireOnce().await().atMost(Duration.ofSeconds(5))).isTrue();
         assertThat(registry.obtain("a").acquireOnce().await().atMost(Duration.ofSeconds(5))).isFalse();
     }

@@ -32,9 +32,12 @@ class RedisStoreTest {
     @Inject
     LockRegistry registry;
 
+    @Inject
+    DefaultLockRegistry internal;
+
     @Test
     void locksAreStoredInRedisUnderTheConfiguredPrefix() throws IOException {
-        assertThat(((DefaultLockRegistry) registry).store().name()).isEqualTo("redis");
+        assertThat(internal.store().name()).isEqualTo("redis");
         ReactiveDistributedLock lock = registry.obtain("order-42");
 
         assertThat(lock.acquireOnce().await().atMost(Duration.ofSeconds(10))).isTrue();

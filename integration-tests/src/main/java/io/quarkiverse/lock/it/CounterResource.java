@@ -70,7 +70,7 @@ public class CounterResource {
         return overlaps.get();
     }
 
-    private static String key(String name) {
+    static String key(String name) {
         return "it:counter:" + name;
     }
 }

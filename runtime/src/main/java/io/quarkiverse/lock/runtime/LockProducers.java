@@ -1,12 +1,16 @@
 package io.quarkiverse.lock.runtime;
 
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.migration.LockMigrator;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.local.IdleLockEvictor;
 import io.quarkiverse.lock.runtime.local.LocalLockStates;
+import io.quarkiverse.lock.runtime.migration.StoreLockMigrator;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.LockStore;
 import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
@@ -40,13 +44,33 @@ public class LockProducers {
     }
 
     /**
-     * @return the registry users inject (as {@link LockRegistry}), started by {@link LockRecorder#start}
+     * @return the registry, started by {@link LockRecorder#start}; internal code injects it by this type
      */
     @Produces
     @Singleton
-    DefaultLockRegistry lockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
+    @Typed(DefaultLockRegistry.class)
+    DefaultLockRegistry defaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
             LocalLockStates states, Vertx vertx) {
         return new DefaultLockRegistry(store, settings, waitStrategy, states, vertx);
+    }
+
+    /**
+     * @return the registry users inject (and {@code @Locked} uses), application scoped so that a test can replace it
+     *         with {@code QuarkusMock.installMockForType(LockRegistryStub.alwaysHeld(), LockRegistry.class)}
+     */
+    @Produces
+    @ApplicationScoped
+    LockRegistry lockRegistry(DefaultLockRegistry registry) {
+        return registry;
+    }
+
+    /**
+     * @return the lock-based migrator, on the registry's store
+     */
+    @Produces
+    @ApplicationScoped
+    LockMigrator lockMigrator(DefaultLockRegistry registry) {
+        return new StoreLockMigrator(registry);
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,6 +27,10 @@ import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.migration.ChangeSet;
+import io.quarkiverse.lock.migration.MigrationFailedException;
+import io.quarkiverse.lock.migration.MigrationReport;
+import io.quarkiverse.lock.runtime.migration.StoreLockMigrator;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.LockStore;
 import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
@@ -361,21 +366,27 @@ public abstract class LockContract {
     @Test
     void onlyTheHolderCanRenewItsLeaseAndOnlyWhileItHoldsTheLock() {
         String key = newKey("renew");
-        LockStore store = ((DefaultLockRegistry) registry()).store();
-        long shortLease = SHORT_LEASE.toMillis();
-        assertThat(await(store.tryAcquire(key, "holder", shortLease, false)).acquired()).isTrue();
+        DefaultLockRegistry instance = startInstance(new BackoffWaitStrategy(vertx()));
+        try {
+            LockStore store = instance.store();
+            long shortLease = SHORT_LEASE.toMillis();
+            assertThat(await(store.tryAcquire(key, "holder", shortLease, false)).acquired()).isTrue();
 
-        assertThat(await(store.renew(key, "someone-else", 60_000))).isFalse();
-        assertThat(await(store.renew(key, "holder", 60_000))).isTrue();
-        letLeasesRunOut(SHORT_LEASE);
-        assertThat(await(store.isHeld(key, "holder"))).as("the renewed lease outlives the first one").isTrue();
-        assertThat(await(store.tryAcquire(key, "someone-else", shortLease, false)).acquired()).isFalse();
+            assertThat(await(store.renew(key, "someone-else", 60_000))).isFalse();
+            assertThat(await(store.renew(key, "holder", 60_000))).isTrue();
+            letLeasesRunOut(SHORT_LEASE);
+            assertThat(await(store.isHeld(key, "holder"))).as("the renewed lease outlives the first one").isTrue();
+            assertThat(await(store.tryAcquire(key, "someone-else", shortLease, false)).acquired()).isFalse();
 
-        assertThat(await(store.renew(key, "holder", shortLease))).isTrue();
-        letLeasesRunOut(SHORT_LEASE);
-        assertThat(await(store.renew(key, "holder", 60_000))).as("a lease that ran out cannot be renewed").isFalse();
-        assertThat(await(store.isHeld(key, "holder"))).isFalse();
-        assertThat(await(store.tryAcquire(key, "someone-else", shortLease, false)).acquired()).isTrue();
+            assertThat(await(store.renew(key, "holder", shortLease))).isTrue();
+            letLeasesRunOut(SHORT_LEASE);
+            assertThat(await(store.renew(key, "holder", 60_000))).as("a lease that ran out cannot be renewed")
+                    .isFalse();
+            assertThat(await(store.isHeld(key, "holder"))).isFalse();
+            assertThat(await(store.tryAcquire(key, "someone-else", shortLease, false)).acquired()).isTrue();
+        } finally {
+            instance.close();
+        }
     }
 
     @Test
@@ -719,6 +730,95 @@ public abstract class LockContract {
         assertThat(await(registry().obtain(key, LockType.OVERRIDING).release())).isTrue();
         assertThat(await(waiting)).isTrue();
         assertThat(await(waiter.release())).isTrue();
+    }
+
+    @Test
+    void threeInstancesMigratingAtOnceApplyEachChangeSetOnceAndInOrder() {
+        String name = newKey("migration");
+        List<String> applied = Collections.synchronizedList(new ArrayList<>());
+        List<ChangeSet> changeSets = Stream.of("001-create", "002-backfill", "003-index")
+                .map(id -> ChangeSet.of(id, () -> Uni.createFrom().voidItem().onItem().delayIt()
+                        .by(Duration.ofMillis(50)).invoke(() -> applied.add(id))))
+                .toList();
+        List<DefaultLockRegistry> instances = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                instances.add(startInstance(new BackoffWaitStrategy(vertx())));
+            }
+            List<Uni<MigrationReport>> runs = instances.stream()
+                    .map(instance -> new StoreLockMigrator(instance).migrate(name, Duration.ofSeconds(30), changeSets))
+                    .toList();
+            List<MigrationReport> reports = await(Uni.join().all(runs).andFailFast());
+
+            assertThat(applied).containsExactly("001-create", "002-backfill", "003-index");
+            assertThat(reports).filteredOn(report -> !report.applied().isEmpty()).singleElement()
+                    .satisfies(first -> assertThat(first.applied())
+                            .containsExactly("001-create", "002-backfill", "003-index"));
+            assertThat(reports).filteredOn(report -> report.applied().isEmpty()).hasSize(2)
+                    .allSatisfy(later -> assertThat(later.alreadyApplied())
+                            .containsExactly("001-create", "002-backfill", "003-index"));
+        } finally {
+            instances.forEach(DefaultLockRegistry::close);
+        }
+    }
+
+    @Test
+    void aFailedChangeSetStopsTheRunAndIsRetriedOnTheNextStart() {
+        String name = newKey("migration-failure");
+        List<String> applied = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger backfillAttempts = new AtomicInteger();
+        List<ChangeSet> changeSets = List.of(
+                ChangeSet.of("001-create", () -> Uni.createFrom().voidItem().invoke(() -> applied.add("001-create"))),
+                ChangeSet.of("002-backfill", () -> {
+                    if (backfillAttempts.incrementAndGet() == 1) {
+                        throw new IllegalStateException("disk full");
+                    }
+                    return Uni.createFrom().voidItem().invoke(() -> applied.add("002-backfill"));
+                }),
+                ChangeSet.of("003-index", () -> Uni.createFrom().voidItem().invoke(() -> applied.add("003-index"))));
+        DefaultLockRegistry firstStart = startInstance(new BackoffWaitStrategy(vertx()));
+        DefaultLockRegistry nextStart = startInstance(new BackoffWaitStrategy(vertx()));
+        try {
+            assertThatThrownBy(() -> await(new StoreLockMigrator(firstStart).migrate(name, changeSets)))
+                    .isInstanceOf(MigrationFailedException.class)
+                    .hasMessageContaining("'002-backfill'").hasMessageContaining("disk full")
+                    .satisfies(failure -> assertThat(((MigrationFailedException) failure).getChangeSetId())
+                            .isEqualTo("002-backfill"));
+            assertThat(applied).containsExactly("001-create");
+
+            MigrationReport retry = await(new StoreLockMigrator(nextStart).migrate(name, Duration.ZERO, changeSets));
+            assertThat(retry.alreadyApplied()).containsExactly("001-create");
+            assertThat(retry.applied()).containsExactly("002-backfill", "003-index");
+            assertThat(applied).containsExactly("001-create", "002-backfill", "003-index");
+        } finally {
+            firstStart.close();
+            nextStart.close();
+        }
+    }
+
+    @Test
+    void aMigrationWithInvalidChangeSetsFailsBeforeReachingTheStore() {
+        long before = storeSize();
+        DefaultLockRegistry instance = startInstance(new BackoffWaitStrategy(vertx()));
+        StoreLockMigrator migrator = new StoreLockMigrator(instance);
+        ChangeSet step = ChangeSet.of("001", () -> Uni.createFrom().voidItem());
+        try {
+            assertThatThrownBy(() -> migrator.migrate("m", List.of(step, ChangeSet.of("001", () -> null))))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'001' appears twice");
+            assertThatThrownBy(() -> migrator.migrate(" ", List.of(step)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("migration name");
+            assertThatThrownBy(() -> migrator.migrate("m", null)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("change sets");
+            assertThatThrownBy(() -> migrator.migrate("m", Duration.ofSeconds(-1), List.of(step)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
+            assertThatThrownBy(() -> migrator.migrate("m", List.of(ChangeSet.of("x".repeat(600), () -> null))))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("too long");
+            assertThatThrownBy(() -> ChangeSet.of("", () -> null)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("id");
+        } finally {
+            instance.close();
+        }
+        assertThat(storeSize()).isEqualTo(before);
     }
 
     @Test
