@@ -121,6 +121,18 @@ public interface ReactiveDistributedLock {
     ReactiveDistributedLock withLeaseRenewal(boolean renew);
 
     /**
+     * Names this handle in metrics (the {@code lock} tag of the {@code quarkus.lock.*} meters) and in the Dev UI's
+     * statistics. Use one name per kind of lock, such as {@code order-payment}, never the key itself: every name is a
+     * time series. Handles without a name are counted as {@code unnamed}; {@code @Locked} methods are named by their
+     * key template.
+     *
+     * @param name the metrics name; not blank
+     * @return this handle
+     * @throws IllegalArgumentException if the name is {@code null} or blank
+     */
+    ReactiveDistributedLock withMetricsName(String name);
+
+    /**
      * Acquires the lock (waiting up to {@code quarkus.lock.wait-timeout}), runs {@code action} while holding it, and
      * releases it when the action emits its item, fails, or is cancelled.
      *

@@ -27,4 +27,11 @@ public interface LockBuildTimeConfig {
     @WithName("health.enabled")
     @WithDefault("true")
     boolean healthEnabled();
+
+    /**
+     * Whether lock metrics are published, when {@code quarkus-micrometer} is present.
+     */
+    @WithName("metrics.enabled")
+    @WithDefault("true")
+    boolean metricsEnabled();
 }

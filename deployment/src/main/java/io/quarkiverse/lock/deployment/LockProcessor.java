@@ -1,8 +1,12 @@
 package io.quarkiverse.lock.deployment;
 
+import java.util.Optional;
+
 import io.quarkiverse.lock.runtime.LockProducers;
 import io.quarkiverse.lock.runtime.LockRecorder;
 import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.devui.HeldLocks;
+import io.quarkiverse.lock.runtime.devui.LockDevUiService;
 import io.quarkiverse.lock.runtime.local.IdleLockEvictor;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
@@ -18,8 +22,12 @@ import io.quarkus.deployment.annotations.Consume;
 import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.LaunchModeBuildItem;
+import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.deployment.builditem.ShutdownContextBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
+import io.quarkus.runtime.LaunchMode;
+import io.quarkus.runtime.metrics.MetricsFactory;
 import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 import jakarta.inject.Singleton;
 
@@ -31,6 +39,8 @@ class LockProcessor {
 
     private static final String FEATURE = "lock";
     private static final String REDIS_STORE_PRODUCER = "io.quarkiverse.lock.runtime.store.redis.RedisLockStoreProducer";
+    /** By name: the class uses Micrometer types, which are present only with the Micrometer extension. */
+    private static final String METRICS = "io.quarkiverse.lock.runtime.metrics.MicrometerLockObserver";
     /** By name: the class implements SmallRye Health types, which are present only with the health extension. */
     private static final String HEALTH_CHECK = "io.quarkiverse.lock.runtime.health.LockStoreHealthCheck";
 
@@ -60,6 +70,25 @@ class LockProcessor {
                 beans.addBeanClass(InMemoryLockStoreProducer.class);
         }
         return beans.build();
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem metrics(LockBuildTimeConfig config, Optional<MetricsCapabilityBuildItem> metrics) {
+        if (config.metricsEnabled() && metrics.isPresent()
+                && metrics.get().metricsSupported(MetricsFactory.MICROMETER)) {
+            return AdditionalBeanBuildItem.unremovableOf(METRICS);
+        }
+        return null;
+    }
+
+    /** The held-lock tracker behind the Dev UI card, in dev and test mode (where tests can read it). */
+    @BuildStep
+    AdditionalBeanBuildItem heldLocks(LaunchModeBuildItem launchMode) {
+        if (launchMode.getLaunchMode() == LaunchMode.NORMAL) {
+            return null;
+        }
+        return AdditionalBeanBuildItem.builder().addBeanClasses(HeldLocks.class, LockDevUiService.class)
+                .setUnremovable().build();
     }
 
     @BuildStep

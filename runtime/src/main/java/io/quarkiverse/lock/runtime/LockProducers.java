@@ -1,6 +1,8 @@
 package io.quarkiverse.lock.runtime;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Singleton;
@@ -11,6 +13,8 @@ import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.local.IdleLockEvictor;
 import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.migration.StoreLockMigrator;
+import io.quarkiverse.lock.runtime.observe.LockObserver;
+import io.quarkiverse.lock.runtime.observe.LockObservers;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.LockStore;
 import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
@@ -44,14 +48,16 @@ public class LockProducers {
     }
 
     /**
-     * @return the registry, started by {@link LockRecorder#start}; internal code injects it by this type
+     * @return the registry, started by {@link LockRecorder#start}, telling the observers present (metrics, Dev UI);
+     *         internal code injects it by this type
      */
     @Produces
     @Singleton
     @Typed(DefaultLockRegistry.class)
     DefaultLockRegistry defaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
-            LocalLockStates states, Vertx vertx) {
-        return new DefaultLockRegistry(store, settings, waitStrategy, states, vertx);
+            LocalLockStates states, Vertx vertx, @Any Instance<LockObserver> observers) {
+        return new DefaultLockRegistry(store, settings, waitStrategy, states, vertx,
+                LockObservers.of(observers.stream().toList()));
     }
 
     /**

@@ -108,6 +108,14 @@ final class StubLock implements ReactiveDistributedLock {
     }
 
     @Override
+    public ReactiveDistributedLock withMetricsName(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("metrics name must not be null or blank, but is '" + name + "'");
+        }
+        return this;
+    }
+
+    @Override
     public <T> Uni<T> acquireAndExecute(Uni<T> action) {
         return acquireAndExecute(NO_WAIT, action);
     }

@@ -13,6 +13,7 @@ import jakarta.interceptor.InvocationContext;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.Locked;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkus.arc.ArcInvocationContext;
@@ -74,15 +75,19 @@ public class LockedInterceptor {
     }
 
     private Uni<Object> lockUni(LockedMethod method, String key, Uni<Object> body) {
-        return Uni.createFrom().deferred(() -> registry.obtain(key).withLeaseRenewal(method.renewLease)
+        return Uni.createFrom().deferred(() -> obtain(method, key)
                 .acquireAndExecute(method.wait, method.lease, body)
                 .onFailure(failure -> method.skips(failure, key)).recoverWithNull());
     }
 
     private Multi<Object> lockMulti(LockedMethod method, String key, Multi<Object> body) {
-        return Multi.createFrom().deferred(() -> registry.obtain(key).withLeaseRenewal(method.renewLease)
+        return Multi.createFrom().deferred(() -> obtain(method, key)
                 .acquireAndExecuteMany(method.wait, method.lease, body)
                 .onFailure(failure -> method.skips(failure, key)).recoverWithCompletion());
+    }
+
+    private ReactiveDistributedLock obtain(LockedMethod method, String key) {
+        return registry.obtain(key).withLeaseRenewal(method.renewLease).withMetricsName(method.metricsName);
     }
 
     private Object lockBlocking(InvocationContext context, LockedMethod method, String key) throws Exception {
@@ -92,7 +97,7 @@ public class LockedInterceptor {
                     + "thread (@Blocking, @RunOnVirtualThread)");
         }
         try {
-            return registry.obtainBlocking(key).withLeaseRenewal(method.renewLease).acquireAndExecute(method.wait, method.lease, () -> {
+            return obtain(method, key).toBlocking().acquireAndExecute(method.wait, method.lease, () -> {
                 LockedCallChain.enter(key);
                 try {
                     return context.proceed();

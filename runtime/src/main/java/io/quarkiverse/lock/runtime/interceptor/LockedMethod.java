@@ -19,12 +19,15 @@ final class LockedMethod {
     final Duration lease;
     final boolean skipWhenBusy;
     final boolean renewLease;
+    /** The metrics name of this method's locks: its key template, or the method when the key is built otherwise. */
+    final String metricsName;
     private final String[] literals;
     private final short[] positions;
 
     private LockedMethod(String name, ReturnType returnType, Duration wait, Duration lease, boolean skipWhenBusy,
-            boolean renewLease, String[] literals, short[] positions) {
+            boolean renewLease, String metricsName, String[] literals, short[] positions) {
         this.name = name;
+        this.metricsName = metricsName;
         this.returnType = returnType;
         this.wait = wait;
         this.lease = lease;
@@ -44,7 +47,7 @@ final class LockedMethod {
                 locked.whenBusy() == Locked.WhenBusy.SKIP,
                 locked.leaseRenewal() == Locked.LeaseRenewal.CONFIGURED ? settings.renewLease()
                         : locked.leaseRenewal() == Locked.LeaseRenewal.ON,
-                template.literals(), template.positions());
+                locked.key().isBlank() ? name : locked.key(), template.literals(), template.positions());
     }
 
     /**

@@ -12,6 +12,7 @@ import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.local.LocalLockStates;
+import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.runtime.store.AcquireResult;
 import io.quarkiverse.lock.runtime.store.LockStore;
 import io.quarkiverse.lock.runtime.store.TimeBoundedLockStore;
@@ -40,6 +41,7 @@ public final class DefaultLockRegistry implements LockRegistry {
     final boolean renewLeaseByDefault;
     final Vertx vertx;
     final Set<LeaseRenewal> renewals = ConcurrentHashMap.newKeySet();
+    final LockObserver observer;
     private volatile AutoCloseable releaseWatch;
 
     /**
@@ -51,6 +53,19 @@ public final class DefaultLockRegistry implements LockRegistry {
      */
     public DefaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
             LocalLockStates states, Vertx vertx) {
+        this(store, settings, waitStrategy, states, vertx, LockObserver.NONE);
+    }
+
+    /**
+     * @param store where the locks live
+     * @param settings the default lease, wait and renewal
+     * @param waitStrategy how waiting acquisitions pause between attempts
+     * @param states the local per-key state shared with the idle evictor
+     * @param vertx the Vert.x instance whose timers renew leases
+     * @param observer told what the locks do (metrics, Dev UI)
+     */
+    public DefaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
+            LocalLockStates states, Vertx vertx, LockObserver observer) {
         this.unbounded = store;
         this.store = store.answersAtOnce() ? store
                 : new TimeBoundedLockStore(store, settings.operationTimeout(), vertx);
@@ -62,6 +77,7 @@ public final class DefaultLockRegistry implements LockRegistry {
         this.defaultLeaseMillis = LockArguments.requireLease(defaultLease);
         this.defaultWaitNanos = LockArguments.requireWait(defaultWait);
         this.renewLeaseByDefault = settings.renewLease();
+        this.observer = observer;
     }
 
     /**

@@ -9,7 +9,7 @@ import io.quarkiverse.lock.LockExpiredException;
 /**
  * One acquisition a handle holds: its fencing token and lease and, when its lease is renewed, the renewal and a
  * signal that ends when the hold ends, failing with {@link LockExpiredException} if a renewal found the lock lost.
- * A reentrant handle enters a hold several times; it ends at the last release. A hold without renewal is two longs and
+ * A reentrant handle enters a hold several times; it ends at the last release. A hold without renewal is three longs and
  * an int: many held locks cost little memory.
  */
 final class Hold {
@@ -26,6 +26,7 @@ final class Hold {
 
     final long token;
     final long leaseMillis;
+    final long grantedAtNanos = System.nanoTime();
     final LeaseRenewal renewal;
     final CompletableFuture<Void> end;
     private volatile int entries = 1;
@@ -84,6 +85,10 @@ final class Hold {
         if (renewal != null) {
             renewal.stop();
         }
+    }
+
+    long heldNanos() {
+        return System.nanoTime() - grantedAtNanos;
     }
 
     boolean isLost() {

@@ -55,11 +55,13 @@ final class LeaseRenewal {
         handle.registry.store.renew(handle.key, handle.owner, hold.leaseMillis).subscribe().with(renewed -> {
             if (renewed) {
                 lastRenewedNanos = System.nanoTime();
+                handle.registry.observer.renewed(handle.metricsName, handle.key);
                 schedule();
             } else {
                 lose("the store no longer holds it for this owner");
             }
         }, failure -> {
+            handle.registry.observer.storeFailed(handle.metricsName, handle.key, "renew");
             if ((System.nanoTime() - lastRenewedNanos) / 1_000_000 >= hold.leaseMillis) {
                 lose("no renewal reached the store for a whole lease: " + failure.getMessage());
             } else {
@@ -73,5 +75,6 @@ final class LeaseRenewal {
     private void lose(String why) {
         LOG.warnf("Lock '%s' was lost while held: %s", handle.key, why);
         hold.lost(new LockExpiredException(handle.key));
+        handle.registry.observer.leaseExpired(handle.metricsName, handle.key, handle.owner, hold.heldNanos());
     }
 }

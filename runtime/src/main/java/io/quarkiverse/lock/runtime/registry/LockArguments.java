@@ -31,6 +31,13 @@ final class LockArguments {
     /**
      * @return the wait in nanoseconds, {@link Long#MAX_VALUE} for a wait too long to count in nanoseconds
      */
+    static String requireMetricsName(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("metrics name must not be null or blank, but is '" + name + "'");
+        }
+        return name;
+    }
+
     static LockType requireType(LockType type) {
         if (type == null) {
             throw new IllegalArgumentException("type must not be null");

@@ -13,6 +13,7 @@ import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockType;
+import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.store.LockStore;
 import io.smallrye.mutiny.Multi;
@@ -47,6 +48,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     private volatile Hold hold;
     private volatile boolean renewLease;
+    volatile String metricsName = LockObserver.UNNAMED;
 
     LockHandle(DefaultLockRegistry registry, String key, String owner, LockType type) {
         this.registry = registry;
@@ -96,6 +98,25 @@ final class LockHandle implements ReactiveDistributedLock {
      * @return the token of the hold acquired or entered again, or 0 if not acquired
      */
     private Uni<Long> acquisition(long waitNanos, long leaseMillis, AtomicBoolean abandoned) {
+        LockObserver observer = registry.observer;
+        Uni<Long> acquisition = acquisitionByType(waitNanos, leaseMillis, abandoned);
+        if (observer == LockObserver.NONE) {
+            return acquisition;
+        }
+        return Uni.createFrom().deferred(() -> {
+            long start = System.nanoTime();
+            return acquisition.invoke(token -> {
+                long waited = System.nanoTime() - start;
+                if (token != 0L) {
+                    observer.acquired(metricsName, key, owner, token, waited);
+                } else {
+                    observer.notAcquired(metricsName, key, waited);
+                }
+            });
+        });
+    }
+
+    private Uni<Long> acquisitionByType(long waitNanos, long leaseMillis, AtomicBoolean abandoned) {
         switch (type) {
             case REENTRANT:
                 return Uni.createFrom().deferred(() -> {
@@ -153,6 +174,7 @@ final class LockHandle implements ReactiveDistributedLock {
         Hold current = (Hold) HOLD.getAndSet(this, null);
         if (current != null) {
             current.ended();
+            registry.observer.released(metricsName, key, owner, current.heldNanos());
         }
         return registry.store.forceRelease(key)
                 .onFailure().transform(failure -> storeFailure("release", failure))
@@ -175,6 +197,12 @@ final class LockHandle implements ReactiveDistributedLock {
     public OptionalLong fencingToken() {
         Hold current = hold;
         return current == null ? OptionalLong.empty() : OptionalLong.of(current.token);
+    }
+
+    @Override
+    public ReactiveDistributedLock withMetricsName(String name) {
+        this.metricsName = LockArguments.requireMetricsName(name);
+        return this;
     }
 
     @Override
@@ -329,6 +357,13 @@ final class LockHandle implements ReactiveDistributedLock {
                     held.ended();
                     registry.states.onReleased(key);
                 })
+                .invoke(released -> {
+                    if (released) {
+                        registry.observer.released(metricsName, key, owner, held.heldNanos());
+                    } else if (!held.isLost()) {
+                        registry.observer.leaseExpired(metricsName, key, owner, held.heldNanos());
+                    }
+                })
                 .flatMap(released -> released ? TRUE : Uni.createFrom().failure(new LockExpiredException(key)));
     }
 
@@ -383,6 +418,7 @@ final class LockHandle implements ReactiveDistributedLock {
         if (failure instanceof LockException lockException) {
             return lockException;
         }
+        registry.observer.storeFailed(metricsName, key, operation);
         return new LockException(key, "Could not " + operation + " lock '" + key + "' in the "
                 + registry.store.name() + " store: " + failure.getMessage(), failure);
     }

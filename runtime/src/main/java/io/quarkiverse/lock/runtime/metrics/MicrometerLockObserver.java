@@ -1,0 +1,120 @@
+package io.quarkiverse.lock.runtime.metrics;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.quarkiverse.lock.runtime.observe.LockObserver;
+import io.quarkiverse.lock.runtime.store.LockStore;
+
+/**
+ * Lock metrics in Micrometer, when {@code quarkus-micrometer} is present and {@code quarkus.lock.metrics.enabled} is
+ * true. Every meter is tagged {@code lock} (the handle's metrics name, never the raw key) and {@code store}:
+ * <ul>
+ * <li>{@code quarkus.lock.acquire.attempts}, {@code quarkus.lock.acquired}, {@code quarkus.lock.not.acquired}
+ * (counters);</li>
+ * <li>{@code quarkus.lock.wait} (timer, tagged {@code result} {@code acquired} or {@code not_acquired});</li>
+ * <li>{@code quarkus.lock.hold} (timer, from acquisition to release);</li>
+ * <li>{@code quarkus.lock.lease.expired} (leases that ran out while held), {@code quarkus.lock.lease.renewals};</li>
+ * <li>{@code quarkus.lock.store.errors} (tagged {@code operation}).</li>
+ * </ul>
+ * Meters are created once per lock name and reused.
+ */
+@Singleton
+public class MicrometerLockObserver implements LockObserver {
+
+    private final MeterRegistry registry;
+    private final String store;
+    private final ConcurrentHashMap<String, Meters> meters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> storeErrors = new ConcurrentHashMap<>();
+
+    /**
+     * @param registry the application's meter registry
+     * @param store the lock store, for the {@code store} tag
+     */
+    @Inject
+    public MicrometerLockObserver(MeterRegistry registry, LockStore store) {
+        this.registry = registry;
+        this.store = store.name();
+    }
+
+    @Override
+    public void acquired(String name, String key, String owner, long token, long waitNanos) {
+        Meters lock = meters(name);
+        lock.attempts.increment();
+        lock.acquired.increment();
+        lock.waitAcquired.record(waitNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void notAcquired(String name, String key, long waitNanos) {
+        Meters lock = meters(name);
+        lock.attempts.increment();
+        lock.notAcquired.increment();
+        lock.waitNotAcquired.record(waitNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void released(String name, String key, String owner, long holdNanos) {
+        meters(name).hold.record(holdNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void leaseExpired(String name, String key, String owner, long holdNanos) {
+        Meters lock = meters(name);
+        lock.leaseExpired.increment();
+        lock.hold.record(holdNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void renewed(String name, String key) {
+        meters(name).renewals.increment();
+    }
+
+    @Override
+    public void storeFailed(String name, String key, String operation) {
+        if ("acquire".equals(operation)) {
+            meters(name).attempts.increment();
+        }
+        storeErrors.computeIfAbsent(name + '\n' + operation, ignored -> Counter.builder("quarkus.lock.store.errors")
+                .description("Lock store operations that failed or did not answer in time")
+                .tags(Tags.of("lock", name, "store", store, "operation", operation))
+                .register(registry)).increment();
+    }
+
+    private Meters meters(String name) {
+        return meters.computeIfAbsent(name, this::register);
+    }
+
+    private Meters register(String name) {
+        Tags tags = Tags.of("lock", name, "store", store);
+        return new Meters(
+                Counter.builder("quarkus.lock.acquire.attempts").description("Lock acquisitions attempted")
+                        .tags(tags).register(registry),
+                Counter.builder("quarkus.lock.acquired").description("Lock acquisitions that got the lock")
+                        .tags(tags).register(registry),
+                Counter.builder("quarkus.lock.not.acquired")
+                        .description("Lock acquisitions that ended without the lock: another owner held it")
+                        .tags(tags).register(registry),
+                Timer.builder("quarkus.lock.wait").description("How long acquisitions waited")
+                        .tags(tags.and("result", "acquired")).register(registry),
+                Timer.builder("quarkus.lock.wait").description("How long acquisitions waited")
+                        .tags(tags.and("result", "not_acquired")).register(registry),
+                Timer.builder("quarkus.lock.hold").description("How long locks were held")
+                        .tags(tags).register(registry),
+                Counter.builder("quarkus.lock.lease.expired").description("Leases that ran out while held")
+                        .tags(tags).register(registry),
+                Counter.builder("quarkus.lock.lease.renewals").description("Lease renewals that kept the lock")
+                        .tags(tags).register(registry));
+    }
+
+    private record Meters(Counter attempts, Counter acquired, Counter notAcquired, Timer waitAcquired,
+            Timer waitNotAcquired, Timer hold, Counter leaseExpired, Counter renewals) {
+    }
+}

@@ -1,0 +1,81 @@
+package io.quarkiverse.lock.runtime.observe;
+
+/**
+ * Told what the locks of this application do, for metrics and the Dev UI. Called on the thread that saw the event
+ * (often a Vert.x event loop): implementations must be quick and must not block or throw.
+ * <p>
+ * {@code name} is the handle's metrics name: the {@code @Locked} key template, the name given with
+ * {@code withMetricsName}, or {@link #UNNAMED}; never the raw key, so that it can tag metrics safely.
+ */
+public interface LockObserver {
+
+    /** The metrics name of a handle that was given none. */
+    String UNNAMED = "unnamed";
+
+    /** Observes nothing. */
+    LockObserver NONE = new LockObserver() {
+    };
+
+    /**
+     * An acquisition succeeded (a reentrant handle's re-entry included).
+     *
+     * @param name the handle's metrics name
+     * @param key the lock key
+     * @param owner the holder's owner id
+     * @param token the hold's fencing token
+     * @param waitNanos how long the acquisition took
+     */
+    default void acquired(String name, String key, String owner, long token, long waitNanos) {
+    }
+
+    /**
+     * An acquisition ended without the lock: another owner held it for the whole wait.
+     *
+     * @param name the handle's metrics name
+     * @param key the lock key
+     * @param waitNanos how long the acquisition waited
+     */
+    default void notAcquired(String name, String key, long waitNanos) {
+    }
+
+    /**
+     * A hold ended by a release that found it held.
+     *
+     * @param name the handle's metrics name
+     * @param key the lock key
+     * @param owner the holder's owner id
+     * @param holdNanos how long the lock was held
+     */
+    default void released(String name, String key, String owner, long holdNanos) {
+    }
+
+    /**
+     * A hold ended because its lease ran out while held: a renewal found it lost, or the release found it expired.
+     *
+     * @param name the handle's metrics name
+     * @param key the lock key
+     * @param owner the holder's owner id
+     * @param holdNanos how long the holder believed it held the lock
+     */
+    default void leaseExpired(String name, String key, String owner, long holdNanos) {
+    }
+
+    /**
+     * A lease renewal reached the store and kept the lock.
+     *
+     * @param name the handle's metrics name
+     * @param key the lock key
+     */
+    default void renewed(String name, String key) {
+    }
+
+    /**
+     * An operation on the store failed (or did not answer in time).
+     *
+     * @param name the handle's metrics name
+     * @param key the lock key
+     * @param operation what failed: {@code acquire}, {@code release}, {@code renew}, {@code check}, ...
+     */
+    default void storeFailed(String name, String key, String operation) {
+    }
+}
