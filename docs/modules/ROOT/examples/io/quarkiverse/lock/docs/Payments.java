@@ -1,0 +1,33 @@
+package io.quarkiverse.lock.docs;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.quarkiverse.lock.LockKey;
+import io.quarkiverse.lock.Locked;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * {@code @Locked} in its common forms.
+ */
+// tag::locked[]
+@ApplicationScoped
+public class Payments {
+
+    @Locked(key = "order-{orderId}", waitTime = "5s") // a template over the parameters by name
+    public Uni<String> pay(String orderId, String card) {
+        return Uni.createFrom().item("paid " + orderId + " with " + card);
+    }
+
+    @Scheduled(every = "1h")
+    @Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP) // one instance runs it, the others skip
+    void buildReport() {
+        // runs on one instance at a time
+    }
+
+    @Locked(waitTime = "${payments.lock-wait:2s}", expireAfter = "1m") // key: Payments.refund:<tenant>:<orderId>
+    public String refund(@LockKey String tenant, @LockKey String orderId) {
+        return "refunded " + orderId + " of " + tenant;
+    }
+}
+// end::locked[]
