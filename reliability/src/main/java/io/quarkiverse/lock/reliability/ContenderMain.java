@@ -1,0 +1,102 @@
+package io.quarkiverse.lock.reliability;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import jakarta.inject.Inject;
+
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.runtime.QuarkusApplication;
+import io.quarkus.runtime.annotations.QuarkusMain;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * One process of the reliability harness, in one of three roles:
+ * <ul>
+ * <li>{@code contend <keys> <sections> <workers> <log>}: workers run critical sections on a few keys; each section
+ * appends {@code S|key|token|owner} and then {@code E|key|token|owner} to the Redis list {@code log}, which orders
+ * the sections of every process in one sequence for the checker;</li>
+ * <li>{@code hold <key> <leaseMillis>}: takes the lock, prints {@code HOLDING <token> <asked> <granted>} (epoch
+ * milliseconds before and after the acquisition: the lease began in between), and sleeps until it is killed;</li>
+ * <li>{@code await <key> <leaseMillis>}: prints {@code WAITING}, waits up to 30 s for the lock, prints
+ * {@code ACQUIRED <token> <epochMillis>}, releases it.</li>
+ * </ul>
+ */
+@QuarkusMain
+public class ContenderMain implements QuarkusApplication {
+
+    @Inject
+    LockRegistry locks;
+
+    @Inject
+    ReactiveRedisDataSource redis;
+
+    @Override
+    public int run(String... args) throws InterruptedException {
+        switch (args[0]) {
+            case "contend":
+                return contend(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
+                        args[4]);
+            case "hold":
+                return hold(args[1], Duration.ofMillis(Long.parseLong(args[2])));
+            case "await":
+                return await(args[1], Duration.ofMillis(Long.parseLong(args[2])));
+            default:
+                System.err.println("unknown role " + args[0]);
+                return 2;
+        }
+    }
+
+    private int contend(int keys, int sections, int workers, String log) {
+        List<Uni<Void>> running = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            running.add(Multi.createFrom().range(0, sections / workers)
+                    .onItem().transformToUniAndConcatenate(i -> section(
+                            "key-" + ThreadLocalRandom.current().nextInt(keys), log))
+                    .collect().last().replaceWithVoid());
+        }
+        Uni.join().all(running).andFailFast().await().atMost(Duration.ofMinutes(30));
+        System.out.println("DONE " + (sections / workers) * workers);
+        return 0;
+    }
+
+    private Uni<Void> section(String key, String log) {
+        ReactiveDistributedLock lock = locks.obtain(key);
+        return lock.acquireAndExecute(Duration.ofSeconds(60), Uni.createFrom().deferred(() -> {
+            String entry = key + "|" + lock.fencingToken().getAsLong() + "|" + System.identityHashCode(lock)
+                    + "@" + ProcessHandle.current().pid();
+            return redis.list(String.class).rpush(log, "S|" + entry)
+                    .flatMap(ignored -> redis.list(String.class).rpush(log, "E|" + entry));
+        })).replaceWithVoid();
+    }
+
+    private int hold(String key, Duration lease) throws InterruptedException {
+        ReactiveDistributedLock lock = locks.obtain(key);
+        long asked = System.currentTimeMillis();
+        if (!lock.acquire(Duration.ZERO, lease).await().atMost(Duration.ofMinutes(1))) {
+            System.out.println("NOT ACQUIRED");
+            return 1;
+        }
+        System.out.println("HOLDING " + lock.fencingToken().getAsLong() + " " + asked + " "
+                + System.currentTimeMillis());
+        Thread.sleep(Duration.ofMinutes(10).toMillis());
+        return 0;
+    }
+
+    private int await(String key, Duration lease) {
+        ReactiveDistributedLock lock = locks.obtain(key);
+        System.out.println("WAITING " + System.currentTimeMillis());
+        if (!lock.acquire(Duration.ofSeconds(30), lease).await().atMost(Duration.ofMinutes(1))) {
+            System.out.println("NOT ACQUIRED");
+            return 1;
+        }
+        System.out.println("ACQUIRED " + lock.fencingToken().getAsLong() + " " + System.currentTimeMillis());
+        lock.release().await().atMost(Duration.ofSeconds(10));
+        return 0;
+    }
+}

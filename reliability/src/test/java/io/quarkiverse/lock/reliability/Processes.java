@@ -1,0 +1,131 @@
+package io.quarkiverse.lock.reliability;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts the packaged harness application as separate JVM processes, and reads what they print.
+ */
+final class Processes {
+
+    private Processes() {
+    }
+
+    /**
+     * A running harness process and the lines it printed.
+     */
+    static final class Contender implements AutoCloseable {
+
+        private final Process process;
+        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        private final List<String> output = new ArrayList<>();
+
+        Contender(Process process) {
+            this.process = process;
+            Thread reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        synchronized (output) {
+                            output.add(line);
+                        }
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    lines.add("READ FAILED " + e.getMessage());
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        /**
+         * @param prefix what the line starts with
+         * @param timeout how long to wait for it
+         * @return the first line starting with the prefix
+         * @throws IllegalStateException if none came in time
+         */
+        String awaitLine(String prefix, Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline) {
+                String line = lines.poll(100, TimeUnit.MILLISECONDS);
+                if (line != null && line.startsWith(prefix)) {
+                    return line;
+                }
+            }
+            throw new IllegalStateException("no line starting with '" + prefix + "' within " + timeout
+                    + "; the process printed: " + output());
+        }
+
+        /**
+         * @param timeout how long to wait
+         * @return the exit code
+         */
+        int awaitExit(Duration timeout) throws InterruptedException {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("still running after " + timeout + "; it printed: " + output());
+            }
+            return process.exitValue();
+        }
+
+        long pid() {
+            return process.pid();
+        }
+
+        String output() {
+            synchronized (output) {
+                return String.join("\n", output);
+            }
+        }
+
+        @Override
+        public void close() {
+            process.destroyForcibly();
+        }
+    }
+
+    /**
+     * @param redisUri the Redis server the process locks on
+     * @param args the role and its arguments
+     * @return the started process
+     */
+    static Contender start(String redisUri, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Dquarkus.redis.hosts=" + redisUri,
+                "-jar", System.getProperty("reliability.application")));
+        command.addAll(List.of(args));
+        return new Contender(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    /**
+     * @param port the Redis server's port
+     * @param key the list
+     * @return the list's entries, read with {@code redis-cli}
+     */
+    static List<String> readList(int port, String key) throws IOException, InterruptedException {
+        Process cli = new ProcessBuilder("redis-cli", "-p", Integer.toString(port), "--raw", "LRANGE", key, "0", "-1")
+                .redirectErrorStream(true).start();
+        List<String> entries = new ArrayList<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(cli.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (!line.isEmpty()) {
+                    entries.add(line);
+                }
+            }
+        }
+        cli.waitFor(1, TimeUnit.MINUTES);
+        return entries;
+    }
+}
