@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -53,8 +54,20 @@ public final class RedisServer implements AutoCloseable {
      * @throws IllegalStateException if it could not be started
      */
     public static RedisServer start() {
+        return startWith();
+    }
+
+    /**
+     * Starts a new server with extra command-line settings, such as {@code --user} ACL rules (which must leave the
+     * {@code default} user allowed to {@code PING}), and waits until it answers {@code PING}.
+     *
+     * @param settings the extra settings, as {@code redis-server} arguments
+     * @return the running server
+     * @throws IllegalStateException if it could not be started
+     */
+    public static RedisServer startWith(String... settings) {
         try {
-            return start(freePort());
+            return start(freePort(), settings);
         } catch (IOException e) {
             throw new IllegalStateException("Could not find a free port", e);
         }
@@ -69,11 +82,17 @@ public final class RedisServer implements AutoCloseable {
      * @throws IllegalStateException if it could not be started
      */
     public static RedisServer start(int port) {
+        return start(port, new String[0]);
+    }
+
+    private static RedisServer start(int port, String... settings) {
         String binary = System.getenv().getOrDefault("REDIS_SERVER", "redis-server");
         try {
             Path directory = Files.createTempDirectory("quarkus-lock-redis");
-            Process process = new ProcessBuilder(List.of(binary, "--port", Integer.toString(port),
-                    "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory.toString()))
+            List<String> command = new ArrayList<>(List.of(binary, "--port", Integer.toString(port),
+                    "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory.toString()));
+            command.addAll(List.of(settings));
+            Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(directory.resolve("redis.log").toFile())
                     .start();
@@ -102,12 +121,23 @@ public final class RedisServer implements AutoCloseable {
      * @return the server, or a handle to it
      */
     public static RedisServer ownedBy(Class<?> testClass) {
+        return ownedBy(testClass, new String[0]);
+    }
+
+    /**
+     * As {@link #ownedBy(Class)}, for a server started with extra settings (see {@link #startWith(String...)}).
+     *
+     * @param testClass the test class that owns the server
+     * @param settings the extra settings of the server, used when it is started
+     * @return the server, or a handle to it
+     */
+    public static RedisServer ownedBy(Class<?> testClass, String... settings) {
         synchronized (System.class) {
             Integer port = Integer.getInteger(testClass.getName() + ".redis-port");
             if (port != null) {
                 return new RedisServer(port, null, null, Long.getLong(testClass.getName() + ".redis-pid", -1));
             }
-            RedisServer server = start();
+            RedisServer server = startWith(settings);
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "redis-server-stop"));
             publish(testClass, server);
             return server;

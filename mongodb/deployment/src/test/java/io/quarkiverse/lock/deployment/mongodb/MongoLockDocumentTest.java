@@ -116,6 +116,23 @@ class MongoLockDocumentTest {
     }
 
     @Test
+    void keysThatLookLikeOperatorsPathsOrOtherPrefixesStayUnderThePrefix() {
+        List<String> hostile = List.of("$where", "$gt", "a.b.c", ".", "../../admin", "{\"$ne\": null}",
+                "other-app:orders", "\u0000nul", "$" + UUID.randomUUID());
+        for (String key : hostile) {
+            ReactiveDistributedLock lock = registry.obtain(key);
+            assertThat(await(lock.acquireOnce())).as(key).isTrue();
+            assertThat(document(key).getString("owner")).as(key).isNotNull();
+            assertThat(await(registry.obtain(key).acquireOnce())).as(key).isFalse();
+            assertThat(await(lock.release())).as(key).isTrue();
+        }
+        List<Document> stored = collection("app_locks").find().collect().asList().await().atMost(TIMEOUT);
+        assertThat(stored).allSatisfy(lock -> assertThat(lock.getString("_id")).startsWith("billing:"));
+        assertThat(stored).extracting(lock -> lock.getString("_id"))
+                .contains(hostile.stream().map(key -> "billing:" + key).toArray(String[]::new));
+    }
+
+    @Test
     void theStoreCreatesItsIndexesAtStartup() {
         eventually(() -> indexNames("app_locks").contains("quarkus_lock_owner")
                 && indexNames("app_locks.releases").contains("quarkus_lock_announcement_ttl"));
