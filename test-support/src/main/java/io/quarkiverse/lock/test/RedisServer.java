@@ -85,7 +85,16 @@ public final class RedisServer implements AutoCloseable {
         return start(port, new String[0]);
     }
 
-    private static RedisServer start(int port, String... settings) {
+    /**
+     * Starts a new server on the given port with extra command-line settings, and waits until it answers
+     * {@code PING}.
+     *
+     * @param port the port
+     * @param settings the extra settings, as {@code redis-server} arguments
+     * @return the running server
+     * @throws IllegalStateException if it could not be started
+     */
+    public static RedisServer start(int port, String... settings) {
         String binary = System.getenv().getOrDefault("REDIS_SERVER", "redis-server");
         try {
             Path directory = Files.createTempDirectory("quarkus-lock-redis");
