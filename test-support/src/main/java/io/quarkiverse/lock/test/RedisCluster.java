@@ -14,14 +14,14 @@ import java.util.stream.Collectors;
 
 /**
  * A Redis Cluster of six local {@code redis-server} processes, three primaries and three replicas, made with
- * {@code redis-cli --cluster create}, for tests. {@link #shared()} starts one per JVM, found again by the copies of this
- * class that Quarkus test class loaders make.
+ * {@code redis-cli --cluster create}, for tests. {@link #shared()} starts one per JVM, {@link #ownedBy(Class)} one per
+ * test class that kills its nodes; both are found again by the copies of this class that Quarkus test class loaders
+ * make.
  */
 public final class RedisCluster {
 
     private static final int NODES = 6;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final String PORTS_PROPERTY = RedisCluster.class.getName() + ".ports";
 
     private final List<Integer> ports;
 
@@ -33,13 +33,22 @@ public final class RedisCluster {
      * @return the cluster shared by every test of this JVM, started on first use and stopped when the JVM exits
      */
     public static RedisCluster shared() {
+        return ownedBy(RedisCluster.class);
+    }
+
+    /**
+     * @param testClass the test class the cluster belongs to
+     * @return that class's cluster, started on first use and stopped when the JVM exits
+     */
+    public static RedisCluster ownedBy(Class<?> testClass) {
+        String property = testClass.getName() + ".redis-cluster-ports";
         synchronized (System.class) {
-            String known = System.getProperty(PORTS_PROPERTY);
+            String known = System.getProperty(property);
             if (known != null) {
                 return new RedisCluster(Arrays.stream(known.split(",")).map(Integer::valueOf).toList());
             }
             RedisCluster cluster = start();
-            System.setProperty(PORTS_PROPERTY, cluster.ports.stream().map(String::valueOf)
+            System.setProperty(property, cluster.ports.stream().map(String::valueOf)
                     .collect(Collectors.joining(",")));
             return cluster;
         }
@@ -62,6 +71,7 @@ public final class RedisCluster {
         String output = run(create);
         RedisCluster cluster = new RedisCluster(ports);
         cluster.awaitState("ok", output);
+        cluster.awaitReplicasInSync();
         return cluster;
     }
 
@@ -116,6 +126,19 @@ public final class RedisCluster {
     }
 
     /**
+     * Kills a node with {@code kill -9}, as a crash would.
+     *
+     * @param port the node's port
+     */
+    public void kill(int port) {
+        String info = run(List.of("redis-cli", "-p", Integer.toString(port), "INFO", "server"));
+        String pid = info.lines().filter(line -> line.startsWith("process_id:")).findFirst()
+                .map(line -> line.substring("process_id:".length()).trim())
+                .orElseThrow(() -> new IllegalStateException("no process id in " + info));
+        run(List.of("kill", "-9", pid));
+    }
+
+    /**
      * @return how many keys the primaries hold
      */
     public long size() {
@@ -125,12 +148,58 @@ public final class RedisCluster {
 
     private List<String> nodes() {
         for (int port : ports) {
+            if (!isAlive(port)) {
+                continue;
+            }
             String output = run(List.of("redis-cli", "-p", Integer.toString(port), "CLUSTER", "NODES"));
             if (output.contains("master")) {
                 return output.lines().toList();
             }
         }
         throw new IllegalStateException("no node of the cluster answers");
+    }
+
+    /**
+     * Waits until a replica took over from a primary that died: the dead node is no longer a primary, three others
+     * are, and the cluster is {@code ok} again.
+     *
+     * @param deadPort the port of the primary that died
+     */
+    public void awaitFailover(int deadPort) {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<Integer> primaries = primaries();
+            if (!primaries.contains(deadPort) && primaries.size() == NODES / 2) {
+                awaitState("ok", "after the failover of " + deadPort);
+                return;
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new IllegalStateException("no replica took over from " + deadPort + " within " + READY_TIMEOUT);
+    }
+
+    /** Waits until every replica has synchronised with its primary, so that any primary can fail over. */
+    private void awaitReplicasInSync() {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            long synced = ports.stream().map(port -> run(List.of("redis-cli", "-p", Integer.toString(port), "INFO",
+                    "replication"))).filter(info -> info.contains("master_link_status:up")).count();
+            if (synced == NODES / 2) {
+                return;
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new IllegalStateException("the replicas did not synchronise within " + READY_TIMEOUT);
     }
 
     /**
@@ -157,6 +226,10 @@ public final class RedisCluster {
         }
         throw new IllegalStateException("the cluster did not reach state " + state + " within " + READY_TIMEOUT
                 + ": " + context);
+    }
+
+    private static boolean isAlive(int port) {
+        return run(List.of("redis-cli", "-p", Integer.toString(port), "PING")).contains("PONG");
     }
 
     private static String run(List<String> command) {
