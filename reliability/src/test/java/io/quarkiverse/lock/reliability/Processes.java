@@ -99,22 +99,30 @@ final class Processes {
      * @return the started process
      */
     static Contender start(String redisUri, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-Dquarkus.redis.hosts=" + redisUri,
-                "-jar", System.getProperty("reliability.application")));
+        return start(List.of("-Dquarkus.redis.hosts=" + redisUri), args);
+    }
+
+    /**
+     * @param settings the process's system properties, as {@code -Dname=value}
+     * @param args the role and its arguments
+     * @return the started process
+     */
+    static Contender start(List<String> settings, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+        command.addAll(settings);
+        command.addAll(List.of("-jar", System.getProperty("reliability.application")));
         command.addAll(List.of(args));
         return new Contender(new ProcessBuilder(command).redirectErrorStream(true).start());
     }
 
     /**
-     * @param port the Redis server's port
+     * @param port the Redis server's port (on a cluster, any node's: redirections are followed)
      * @param key the list
      * @return the list's entries, read with {@code redis-cli}
      */
     static List<String> readList(int port, String key) throws IOException, InterruptedException {
-        Process cli = new ProcessBuilder("redis-cli", "-p", Integer.toString(port), "--raw", "LRANGE", key, "0", "-1")
-                .redirectErrorStream(true).start();
+        Process cli = new ProcessBuilder("redis-cli", "-c", "-p", Integer.toString(port), "--raw", "LRANGE", key, "0",
+                "-1").redirectErrorStream(true).start();
         List<String> entries = new ArrayList<>();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(cli.getInputStream(),
                 StandardCharsets.UTF_8))) {
