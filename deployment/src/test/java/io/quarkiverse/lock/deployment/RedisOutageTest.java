@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.test.RedisServer;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -36,6 +37,9 @@ class RedisOutageTest {
 
     @Inject
     LockRegistry registry;
+
+    @Inject
+    LocalLockStates localStates;
 
     @Test
     void aHungServerMakesOperationsFailInBoundedTimeAndAnAbandonedGrantIsTakenBack() throws Exception {
@@ -67,9 +71,17 @@ class RedisOutageTest {
         ReactiveDistributedLock lock = registry.obtain("outage-" + UUID.randomUUID());
         assertThatThrownBy(() -> lock.acquireOnce().await().atMost(TIMEOUT)).isInstanceOf(LockException.class);
 
+        ReactiveDistributedLock waiter = registry.obtain("outage-waiter-" + UUID.randomUUID());
+        assertThatThrownBy(() -> waiter.acquire(Duration.ofSeconds(3)).await().atMost(TIMEOUT))
+                .isInstanceOf(LockException.class);
+
+        long down = System.nanoTime();
         RedisServer.restartOwnedBy(RedisOutageTest.class);
         assertThat(eventually(() -> lock.acquireOnce().await().atMost(TIMEOUT))).isTrue();
+        System.out.printf("Locks worked again %d ms after redis-server was restarted%n",
+                Duration.ofNanos(System.nanoTime() - down).toMillis());
         assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
+        assertThat(localStates.size()).as("no local state left by the failed waits").isZero();
     }
 
     private static void signal(String signal) throws Exception {

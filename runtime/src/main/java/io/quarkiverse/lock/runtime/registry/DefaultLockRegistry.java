@@ -38,10 +38,10 @@ public final class DefaultLockRegistry implements LockRegistry {
     final Duration defaultWait;
     final long defaultLeaseMillis;
     final long defaultWaitNanos;
-    final boolean renewLeaseByDefault;
     final Vertx vertx;
     final Set<LeaseRenewal> renewals = ConcurrentHashMap.newKeySet();
     final LockObserver observer;
+    private final HandleOptions[] defaultOptions;
     private volatile AutoCloseable releaseWatch;
 
     /**
@@ -76,8 +76,11 @@ public final class DefaultLockRegistry implements LockRegistry {
         this.defaultWait = settings.defaultWait();
         this.defaultLeaseMillis = LockArguments.requireLease(defaultLease);
         this.defaultWaitNanos = LockArguments.requireWait(defaultWait);
-        this.renewLeaseByDefault = settings.renewLease();
         this.observer = observer;
+        this.defaultOptions = new HandleOptions[LockType.values().length];
+        for (LockType type : LockType.values()) {
+            defaultOptions[type.ordinal()] = HandleOptions.defaults(type, settings.renewLease());
+        }
     }
 
     /**
@@ -143,7 +146,8 @@ public final class DefaultLockRegistry implements LockRegistry {
 
     @Override
     public ReactiveDistributedLock obtain(String key, LockType type) {
-        return new LockHandle(this, LockArguments.requireKey(key), OwnerIds.next(), LockArguments.requireType(type));
+        return new LockHandle(this, LockArguments.requireKey(key), OwnerIds.next(),
+                defaultOptions[LockArguments.requireType(type).ordinal()]);
     }
 
     /**

@@ -1,57 +1,36 @@
 package io.quarkiverse.lock.runtime.registry;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 
 import io.quarkiverse.lock.LockExpiredException;
 
 /**
- * One acquisition a handle holds: its fencing token and lease and, when its lease is renewed, the renewal and a
- * signal that ends when the hold ends, failing with {@link LockExpiredException} if a renewal found the lock lost.
- * A reentrant handle enters a hold several times; it ends at the last release. A hold without renewal is three longs and
- * an int: many held locks cost little memory.
+ * One acquisition a handle holds: its fencing token, lease and start and, when its lease is renewed, the renewal
+ * (which carries the signal that ends when the hold ends, failing with {@link LockExpiredException} if a renewal
+ * found the lock lost). A hold without renewal is 40 bytes: many held locks cost little memory. A reentrant handle's
+ * hold ({@link ReentrantHold}) also counts its entries.
  */
-final class Hold {
-
-    private static final VarHandle ENTRIES;
-
-    static {
-        try {
-            ENTRIES = MethodHandles.lookup().findVarHandle(Hold.class, "entries", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+sealed class Hold permits ReentrantHold {
 
     final long token;
     final long leaseMillis;
     final long grantedAtNanos = System.nanoTime();
     final LeaseRenewal renewal;
-    final CompletableFuture<Void> end;
-    private volatile int entries = 1;
 
     Hold(long token, long leaseMillis, LockHandle renewedBy) {
         this.token = token;
         this.leaseMillis = leaseMillis;
         this.renewal = renewedBy == null ? null : new LeaseRenewal(renewedBy, this);
-        this.end = renewedBy == null ? null : new CompletableFuture<>();
     }
 
     /**
      * Enters the hold once more (a reentrant acquisition).
      *
-     * @return {@code true} if entered; {@code false} if the hold was left for good meanwhile
+     * @return {@code true} if entered; {@code false} if the hold cannot be entered again (single entry, or left for
+     *         good meanwhile)
      */
     boolean enter() {
-        int current;
-        do {
-            current = entries;
-            if (current <= 0) {
-                return false;
-            }
-        } while (!ENTRIES.compareAndSet(this, current, current + 1));
-        return true;
+        return false;
     }
 
     /**
@@ -60,7 +39,14 @@ final class Hold {
      * @return {@code true} if entries remain, so the lock stays held; {@code false} if this was the last
      */
     boolean leaveOneEntry() {
-        return (int) ENTRIES.getAndAdd(this, -1) > 1;
+        return false;
+    }
+
+    /**
+     * @return the signal that ends with the hold, failing if the lock was found lost; {@code null} without renewal
+     */
+    CompletableFuture<Void> end() {
+        return renewal == null ? null : renewal.end;
     }
 
     /**
@@ -69,7 +55,7 @@ final class Hold {
     void ended() {
         if (renewal != null) {
             renewal.stop();
-            end.complete(null);
+            renewal.end.complete(null);
         }
     }
 
@@ -78,7 +64,7 @@ final class Hold {
      */
     void lost(LockExpiredException failure) {
         renewal.stop();
-        end.completeExceptionally(failure);
+        renewal.end.completeExceptionally(failure);
     }
 
     void stopRenewal() {
@@ -92,6 +78,6 @@ final class Hold {
     }
 
     boolean isLost() {
-        return end != null && end.isCompletedExceptionally();
+        return renewal != null && renewal.end.isCompletedExceptionally();
     }
 }

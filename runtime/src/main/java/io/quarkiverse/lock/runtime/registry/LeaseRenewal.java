@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.runtime.registry;
 
+import java.util.concurrent.CompletableFuture;
+
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.LockExpiredException;
@@ -14,6 +16,8 @@ final class LeaseRenewal {
 
     private static final Logger LOG = Logger.getLogger(LeaseRenewal.class);
 
+    /** Ends when the hold ends; fails with {@link LockExpiredException} if the lock was found lost. */
+    final CompletableFuture<Void> end = new CompletableFuture<>();
     private final LockHandle handle;
     private final Hold hold;
     private final long periodMillis;
@@ -55,13 +59,13 @@ final class LeaseRenewal {
         handle.registry.store.renew(handle.key, handle.owner, hold.leaseMillis).subscribe().with(renewed -> {
             if (renewed) {
                 lastRenewedNanos = System.nanoTime();
-                handle.registry.observer.renewed(handle.metricsName, handle.key);
+                handle.registry.observer.renewed(handle.metricsName(), handle.key);
                 schedule();
             } else {
                 lose("the store no longer holds it for this owner");
             }
         }, failure -> {
-            handle.registry.observer.storeFailed(handle.metricsName, handle.key, "renew");
+            handle.registry.observer.storeFailed(handle.metricsName(), handle.key, "renew");
             if ((System.nanoTime() - lastRenewedNanos) / 1_000_000 >= hold.leaseMillis) {
                 lose("no renewal reached the store for a whole lease: " + failure.getMessage());
             } else {
@@ -75,6 +79,6 @@ final class LeaseRenewal {
     private void lose(String why) {
         LOG.warnf("Lock '%s' was lost while held: %s", handle.key, why);
         hold.lost(new LockExpiredException(handle.key));
-        handle.registry.observer.leaseExpired(handle.metricsName, handle.key, handle.owner, hold.heldNanos());
+        handle.registry.observer.leaseExpired(handle.metricsName(), handle.key, handle.owner, hold.heldNanos());
     }
 }

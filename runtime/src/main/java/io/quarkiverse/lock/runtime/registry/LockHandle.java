@@ -35,7 +35,6 @@ final class LockHandle implements ReactiveDistributedLock {
     final DefaultLockRegistry registry;
     final String key;
     final String owner;
-    final LockType type;
     private static final VarHandle HOLD;
 
     static {
@@ -47,15 +46,17 @@ final class LockHandle implements ReactiveDistributedLock {
     }
 
     private volatile Hold hold;
-    private volatile boolean renewLease;
-    volatile String metricsName = LockObserver.UNNAMED;
+    private volatile HandleOptions options;
 
-    LockHandle(DefaultLockRegistry registry, String key, String owner, LockType type) {
+    LockHandle(DefaultLockRegistry registry, String key, String owner, HandleOptions options) {
         this.registry = registry;
         this.key = key;
         this.owner = owner;
-        this.type = type;
-        this.renewLease = registry.renewLeaseByDefault;
+        this.options = options;
+    }
+
+    String metricsName() {
+        return options.metricsName();
     }
 
     @Override
@@ -108,16 +109,16 @@ final class LockHandle implements ReactiveDistributedLock {
             return acquisition.invoke(token -> {
                 long waited = System.nanoTime() - start;
                 if (token != 0L) {
-                    observer.acquired(metricsName, key, owner, token, waited);
+                    observer.acquired(metricsName(), key, owner, token, waited);
                 } else {
-                    observer.notAcquired(metricsName, key, waited);
+                    observer.notAcquired(metricsName(), key, waited);
                 }
             });
         });
     }
 
     private Uni<Long> acquisitionByType(long waitNanos, long leaseMillis, AtomicBoolean abandoned) {
-        switch (type) {
+        switch (options.type()) {
             case REENTRANT:
                 return Uni.createFrom().deferred(() -> {
                     Hold current = hold;
@@ -160,7 +161,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public Uni<Boolean> release() {
-        if (type == LockType.OVERRIDING) {
+        if (options.type() == LockType.OVERRIDING) {
             return Uni.createFrom().deferred(this::releaseWhoeverHolds);
         }
         return Uni.createFrom().deferred(() -> {
@@ -174,7 +175,7 @@ final class LockHandle implements ReactiveDistributedLock {
         Hold current = (Hold) HOLD.getAndSet(this, null);
         if (current != null) {
             current.ended();
-            registry.observer.released(metricsName, key, owner, current.heldNanos());
+            registry.observer.released(metricsName(), key, owner, current.heldNanos());
         }
         return registry.store.forceRelease(key)
                 .onFailure().transform(failure -> storeFailure("release", failure))
@@ -201,13 +202,13 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public ReactiveDistributedLock withMetricsName(String name) {
-        this.metricsName = LockArguments.requireMetricsName(name);
+        this.options = options.withMetricsName(LockArguments.requireMetricsName(name));
         return this;
     }
 
     @Override
     public ReactiveDistributedLock withLeaseRenewal(boolean renew) {
-        this.renewLease = renew;
+        this.options = options.withRenewLease(renew);
         return this;
     }
 
@@ -280,7 +281,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public String toString() {
-        return "Lock[key=" + key + ", type=" + type + ", store=" + registry.store.name() + ", held=" + (hold != null)
+        return "Lock[key=" + key + ", type=" + options.type() + ", store=" + registry.store.name() + ", held=" + (hold != null)
                 + "]";
     }
 
@@ -298,7 +299,10 @@ final class LockHandle implements ReactiveDistributedLock {
      * delivered, so that a cancellation racing the delivery finds the hold to release.
      */
     void onGranted(long token, long leaseMillis) {
-        Hold granted = new Hold(token, leaseMillis, renewLease && leaseMillis != LockStore.NO_EXPIRY ? this : null);
+        HandleOptions current = options;
+        LockHandle renewedBy = current.renewLease() && leaseMillis != LockStore.NO_EXPIRY ? this : null;
+        Hold granted = current.type() == LockType.REENTRANT ? new ReentrantHold(token, leaseMillis, renewedBy)
+                : new Hold(token, leaseMillis, renewedBy);
         Hold previous = (Hold) HOLD.getAndSet(this, granted);
         if (previous != null) {
             previous.ended();
@@ -318,7 +322,7 @@ final class LockHandle implements ReactiveDistributedLock {
         }
         return Uni.createFrom().emitter(emitter -> {
             Cancellable running = action.subscribe().with(emitter::complete, emitter::fail);
-            held.end.whenComplete((ignored, lost) -> {
+            held.end().whenComplete((ignored, lost) -> {
                 if (lost != null) {
                     running.cancel();
                     emitter.fail(lost);
@@ -332,7 +336,7 @@ final class LockHandle implements ReactiveDistributedLock {
         if (held.renewal == null) {
             return action;
         }
-        Multi<T> lost = Multi.createFrom().completionStage(held.end).onItem().transformToMultiAndConcatenate(
+        Multi<T> lost = Multi.createFrom().completionStage(held.end()).onItem().transformToMultiAndConcatenate(
                 ignored -> Multi.createFrom().empty());
         return Multi.createBy().merging().streams(action.onTermination().invoke(held::ended), lost);
     }
@@ -359,9 +363,9 @@ final class LockHandle implements ReactiveDistributedLock {
                 })
                 .invoke(released -> {
                     if (released) {
-                        registry.observer.released(metricsName, key, owner, held.heldNanos());
+                        registry.observer.released(metricsName(), key, owner, held.heldNanos());
                     } else if (!held.isLost()) {
-                        registry.observer.leaseExpired(metricsName, key, owner, held.heldNanos());
+                        registry.observer.leaseExpired(metricsName(), key, owner, held.heldNanos());
                     }
                 })
                 .flatMap(released -> released ? TRUE : Uni.createFrom().failure(new LockExpiredException(key)));
@@ -418,7 +422,7 @@ final class LockHandle implements ReactiveDistributedLock {
         if (failure instanceof LockException lockException) {
             return lockException;
         }
-        registry.observer.storeFailed(metricsName, key, operation);
+        registry.observer.storeFailed(metricsName(), key, operation);
         return new LockException(key, "Could not " + operation + " lock '" + key + "' in the "
                 + registry.store.name() + " store: " + failure.getMessage(), failure);
     }

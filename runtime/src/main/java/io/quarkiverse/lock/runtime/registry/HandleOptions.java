@@ -1,0 +1,32 @@
+package io.quarkiverse.lock.runtime.registry;
+
+import io.quarkiverse.lock.LockType;
+import io.quarkiverse.lock.runtime.observe.LockObserver;
+
+/**
+ * How a handle behaves: its type, whether it renews leases, and its metrics name. Immutable and shared by every handle
+ * that keeps the registry's defaults, so a handle costs four references.
+ *
+ * @param type the lock type
+ * @param renewLease whether acquisitions renew their lease while held
+ * @param metricsName the name the handle's metrics are tagged with
+ */
+record HandleOptions(LockType type, boolean renewLease, String metricsName) {
+
+    /**
+     * @param type the lock type
+     * @param renewLease the registry's default for lease renewal
+     * @return the options of a handle of that type that nobody configured
+     */
+    static HandleOptions defaults(LockType type, boolean renewLease) {
+        return new HandleOptions(type, renewLease, LockObserver.UNNAMED);
+    }
+
+    HandleOptions withRenewLease(boolean renew) {
+        return renew == renewLease ? this : new HandleOptions(type, renew, metricsName);
+    }
+
+    HandleOptions withMetricsName(String name) {
+        return name.equals(metricsName) ? this : new HandleOptions(type, renewLease, name);
+    }
+}

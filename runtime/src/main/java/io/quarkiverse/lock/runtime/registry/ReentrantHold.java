@@ -1,0 +1,43 @@
+package io.quarkiverse.lock.runtime.registry;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The hold of a reentrant handle: entered once per acquisition, ended at the last release.
+ */
+final class ReentrantHold extends Hold {
+
+    private static final VarHandle ENTRIES;
+
+    static {
+        try {
+            ENTRIES = MethodHandles.lookup().findVarHandle(ReentrantHold.class, "entries", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile int entries = 1;
+
+    ReentrantHold(long token, long leaseMillis, LockHandle renewedBy) {
+        super(token, leaseMillis, renewedBy);
+    }
+
+    @Override
+    boolean enter() {
+        int current;
+        do {
+            current = entries;
+            if (current <= 0) {
+                return false;
+            }
+        } while (!ENTRIES.compareAndSet(this, current, current + 1));
+        return true;
+    }
+
+    @Override
+    boolean leaveOneEntry() {
+        return (int) ENTRIES.getAndAdd(this, -1) > 1;
+    }
+}
