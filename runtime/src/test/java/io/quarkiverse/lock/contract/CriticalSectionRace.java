@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.contract;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,5 +64,19 @@ public record CriticalSectionRace(int overlaps, List<Long> tokensInSectionOrder)
         synchronized (tokens) {
             return new CriticalSectionRace(overlaps.get(), List.copyOf(tokens));
         }
+    }
+
+    /**
+     * Asserts what mutual exclusion means here: no section started while another ran, and every one of the
+     * {@code sections} had a fencing token, each higher than the one of the section before it.
+     *
+     * @param sections how many sections ran
+     */
+    public void assertExclusiveWithRisingTokens(int sections) {
+        assertThat(overlaps).isZero();
+        assertThat(tokensInSectionOrder).hasSize(sections)
+                .doesNotContain(-1L)
+                .isSorted()
+                .doesNotHaveDuplicates();
     }
 }

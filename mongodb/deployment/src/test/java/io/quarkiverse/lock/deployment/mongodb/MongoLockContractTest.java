@@ -56,16 +56,6 @@ class MongoLockContractTest extends LockContract {
     }
 
     @Override
-    protected void letLeasesRunOut(Duration lease) {
-        try {
-            Thread.sleep(lease.plusMillis(100).toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    @Override
     protected DefaultLockRegistry startInstance(WaitStrategy waitStrategy) {
         MongoLockStore store = new MongoLockStore(vertx, mongo.getDatabase("quarkus_lock"), "contract",
                 settings.keyPrefix(), new Document("w", "majority"), false, true);
