@@ -8,6 +8,8 @@ import java.util.UUID;
 
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -16,10 +18,12 @@ import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.test.MongoTestServer;
 import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.health.api.AsyncHealthCheck;
 
 /**
  * A MongoDB server that goes away makes lock operations fail with {@code LockException} within the configured
- * operation timeout, never hang; once a server answers on that address again, the locks work without a restart.
+ * operation timeout, never hang, and readiness down; once a server answers on that address again, the locks work
+ * without a restart, and readiness is up.
  */
 class MongoOutageTest {
 
@@ -35,6 +39,10 @@ class MongoOutageTest {
 
     @Inject
     LockRegistry registry;
+
+    @Inject
+    @Readiness
+    AsyncHealthCheck readiness;
 
     @Test
     void operationsFailInBoundedTimeWhileTheServerIsDownAndWorkOnceItIsBack() throws InterruptedException {
@@ -52,6 +60,10 @@ class MongoOutageTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
         assertThatThrownBy(() -> lock.acquire(Duration.ofSeconds(2)).await().atMost(TIMEOUT))
                 .isInstanceOf(LockException.class);
+        HealthCheckResponse down = readiness.call().await().atMost(TIMEOUT);
+        assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        assertThat(down.getData()).hasValueSatisfying(data -> assertThat(data).containsEntry("store", "mongodb")
+                .containsKey("error"));
 
         MongoTestServer.restartOwnedBy(MongoOutageTest.class);
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
@@ -65,5 +77,6 @@ class MongoOutageTest {
         }
         assertThat(acquired).as("acquired within 20 s of the server's return").isTrue();
         assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
+        assertThat(readiness.call().await().atMost(TIMEOUT).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
     }
 }
