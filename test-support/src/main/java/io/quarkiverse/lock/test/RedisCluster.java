@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -166,40 +167,18 @@ public final class RedisCluster {
      * @param deadPort the port of the primary that died
      */
     public void awaitFailover(int deadPort) {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
+        waitUntil(() -> {
             List<Integer> primaries = primaries();
-            if (!primaries.contains(deadPort) && primaries.size() == NODES / 2) {
-                awaitState("ok", "after the failover of " + deadPort);
-                return;
-            }
-            try {
-                TimeUnit.MILLISECONDS.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new IllegalStateException("no replica took over from " + deadPort + " within " + READY_TIMEOUT);
+            return !primaries.contains(deadPort) && primaries.size() == NODES / 2;
+        }, "no replica took over from " + deadPort);
+        awaitState("ok", "after the failover of " + deadPort);
     }
 
     /** Waits until every replica has synchronised with its primary, so that any primary can fail over. */
     private void awaitReplicasInSync() {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            long synced = ports.stream().map(port -> run(List.of("redis-cli", "-p", Integer.toString(port), "INFO",
-                    "replication"))).filter(info -> info.contains("master_link_status:up")).count();
-            if (synced == NODES / 2) {
-                return;
-            }
-            try {
-                TimeUnit.MILLISECONDS.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new IllegalStateException("the replicas did not synchronise within " + READY_TIMEOUT);
+        waitUntil(() -> ports.stream().map(port -> run(List.of("redis-cli", "-p", Integer.toString(port), "INFO",
+                "replication"))).filter(info -> info.contains("master_link_status:up")).count() == NODES / 2,
+                "the replicas did not synchronise");
     }
 
     /**
@@ -209,23 +188,25 @@ public final class RedisCluster {
      * @param context what to show if it does not come
      */
     public void awaitState(String state, String context) {
+        waitUntil(() -> ports.stream().map(port -> run(List.of("redis-cli", "-p", Integer.toString(port),
+                "CLUSTER", "INFO"))).filter(info -> info.contains("cluster_state"))
+                .allMatch(info -> info.contains("cluster_state:" + state)) && primaries().size() == NODES / 2,
+                "the cluster did not reach state " + state + " (" + context + ")");
+    }
+
+    private static void waitUntil(BooleanSupplier condition, String failure) {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            boolean all = ports.stream().map(port -> run(List.of("redis-cli", "-p", Integer.toString(port),
-                    "CLUSTER", "INFO"))).filter(info -> info.contains("cluster_state"))
-                    .allMatch(info -> info.contains("cluster_state:" + state));
-            if (all && primaries().size() == NODES / 2) {
-                return;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(failure + " within " + READY_TIMEOUT);
             }
             try {
-                TimeUnit.MILLISECONDS.sleep(200);
+                TimeUnit.MILLISECONDS.sleep(100);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
         }
-        throw new IllegalStateException("the cluster did not reach state " + state + " within " + READY_TIMEOUT
-                + ": " + context);
     }
 
     private static boolean isAlive(int port) {
