@@ -91,5 +91,23 @@ public interface LockRuntimeConfig {
          */
         @WithDefault("true")
         boolean releaseNotifications();
+
+        /**
+         * How many replicas must acknowledge an acquisition (Redis {@code WAIT}) before it counts, for a primary with
+         * replicas (Sentinel or plain replication). When fewer acknowledge within {@code wait-timeout}, the
+         * acquisition is released again and fails with a {@code LockException}: a failover then cannot lose an
+         * acquired lock to a replica that never saw it. 0 (the default) does not wait. Not supported with
+         * {@code quarkus.redis.client-type=cluster}, whose client sends {@code WAIT} to a node of its choosing.
+         */
+        @WithDefault("0")
+        int waitReplicas();
+
+        /**
+         * How long an acquisition waits for its replica acknowledgements ({@code wait-replicas}). It holds the lock
+         * connection meanwhile, so keep it short. Must be positive and shorter than
+         * {@code quarkus.lock.operation-timeout}.
+         */
+        @WithDefault("100ms")
+        Duration waitTimeout();
     }
 }

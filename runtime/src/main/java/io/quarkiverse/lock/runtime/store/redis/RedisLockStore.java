@@ -54,8 +54,11 @@ public final class RedisLockStore implements LockStore {
     private final String keyPrefix;
     private final String fencingRetentionMillis;
     private final String releaseChannel;
+    private final ReplicaAcknowledgement replicas;
 
     /**
+     * A store whose acquisitions need no replica acknowledgement.
+     *
      * @param vertx the Vert.x instance, for reconnecting the release subscription
      * @param redis the Redis client
      * @param keyPrefix the namespace of lock keys, without braces
@@ -64,6 +67,20 @@ public final class RedisLockStore implements LockStore {
      */
     public RedisLockStore(Vertx vertx, Redis redis, String keyPrefix, long fencingRetentionMillis,
             boolean releaseNotifications) {
+        this(vertx, redis, keyPrefix, fencingRetentionMillis, releaseNotifications, ReplicaAcknowledgement.NONE);
+    }
+
+    /**
+     * @param vertx the Vert.x instance, for reconnecting the release subscription
+     * @param redis the Redis client
+     * @param keyPrefix the namespace of lock keys, without braces
+     * @param fencingRetentionMillis how long a fencing counter is kept after its last acquisition, positive
+     * @param releaseNotifications whether releases are announced on the pub/sub channel {@code <keyPrefix>released}
+     * @param replicas how many replicas must acknowledge an acquisition before it counts
+     */
+    public RedisLockStore(Vertx vertx, Redis redis, String keyPrefix, long fencingRetentionMillis,
+            boolean releaseNotifications, ReplicaAcknowledgement replicas) {
+        this.replicas = replicas;
         this.vertx = vertx;
         this.redis = redis;
         this.channel = new RedisChannel(redis);
@@ -82,7 +99,31 @@ public final class RedisLockStore implements LockStore {
         String lockKey = lockKey(key);
         return ACQUIRE.run(channel, 4, lockKey, fenceKey(lockKey), lineKey(lockKey), placesKey(lockKey), owner,
                 Long.toString(leaseMillis), fencingRetentionMillis, waiting ? IN_LINE : ONE_TRY, PLACE_MILLIS)
-                .map(RedisLockStore::toAcquireResult);
+                .map(RedisLockStore::toAcquireResult)
+                .flatMap(result -> result.acquired() ? acknowledged(key, owner, result) : Uni.createFrom().item(result));
+    }
+
+    /**
+     * Waits, with {@code WAIT} on the connection that ran the acquisition, until the configured number of replicas
+     * has it; when fewer acknowledge in time, releases it and fails, since a failover could lose it.
+     */
+    private Uni<AcquireResult> acknowledged(String key, String owner, AcquireResult result) {
+        if (replicas.replicas() == 0) {
+            return Uni.createFrom().item(result);
+        }
+        return channel.send(Request.cmd(Command.WAIT).arg(replicas.replicas()).arg(replicas.timeoutMillis()))
+                .flatMap(reply -> {
+                    long acknowledged = reply.toLong();
+                    if (acknowledged >= replicas.replicas()) {
+                        return Uni.createFrom().item(result);
+                    }
+                    IllegalStateException unreplicated = new IllegalStateException("the lock was acquired on the "
+                            + "primary, but only " + acknowledged + " of the " + replicas.replicas() + " replicas "
+                            + "required (quarkus.lock.redis.wait-replicas) acknowledged it within "
+                            + replicas.timeoutMillis() + " ms, so it was released again");
+                    return release(key, owner).onFailure().recoverWithItem(false)
+                            .flatMap(ignored -> Uni.createFrom().<AcquireResult> failure(unreplicated));
+                });
     }
 
     @Override
@@ -103,7 +144,8 @@ public final class RedisLockStore implements LockStore {
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
         String lockKey = lockKey(key);
         return TAKE_OVER.run(channel, 2, lockKey, fenceKey(lockKey), owner, Long.toString(leaseMillis),
-                fencingRetentionMillis).map(token -> AcquireResult.acquired(token.toLong()));
+                fencingRetentionMillis).map(token -> AcquireResult.acquired(token.toLong()))
+                .flatMap(result -> acknowledged(key, owner, result));
     }
 
     @Override

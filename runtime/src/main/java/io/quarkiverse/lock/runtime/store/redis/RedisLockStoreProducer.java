@@ -1,11 +1,15 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
+import java.time.Duration;
+
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+
+import org.eclipse.microprofile.config.ConfigProvider;
 
 import io.quarkiverse.lock.runtime.config.LockRuntimeConfig;
 import io.quarkiverse.lock.runtime.config.LockSettings;
@@ -36,6 +40,34 @@ public class RedisLockStoreProducer {
      * @return the store
      * @throws ConfigurationException if the named client is not configured
      */
+    /**
+     * @return the replica acknowledgement the configuration asks for
+     * @throws ConfigurationException if the values are invalid, or replicas are asked for on a cluster client
+     */
+    static ReplicaAcknowledgement replicaAcknowledgement(LockRuntimeConfig.RedisLockConfig redis,
+            LockSettings settings) {
+        if (redis.waitReplicas() == 0) {
+            return ReplicaAcknowledgement.NONE;
+        }
+        if (redis.waitReplicas() < 0) {
+            throw new ConfigurationException("quarkus.lock.redis.wait-replicas must not be negative, but is "
+                    + redis.waitReplicas());
+        }
+        Duration timeout = LockSettings.positive("quarkus.lock.redis.wait-timeout", redis.waitTimeout());
+        if (timeout.compareTo(settings.operationTimeout()) >= 0) {
+            throw new ConfigurationException("quarkus.lock.redis.wait-timeout (" + timeout + ") must be shorter than "
+                    + "quarkus.lock.operation-timeout (" + settings.operationTimeout() + ")");
+        }
+        String clientType = "quarkus.redis" + redis.clientName().map(name -> "." + name).orElse("") + ".client-type";
+        if ("cluster".equalsIgnoreCase(ConfigProvider.getConfig().getOptionalValue(clientType, String.class)
+                .orElse("standalone"))) {
+            throw new ConfigurationException("quarkus.lock.redis.wait-replicas is not supported with " + clientType
+                    + "=cluster: the cluster client sends WAIT to a node of its choosing, not to the one that granted "
+                    + "the lock");
+        }
+        return new ReplicaAcknowledgement(redis.waitReplicas(), timeout.toMillis());
+    }
+
     @Produces
     @Singleton
     LockStore redisLockStore(LockSettings settings, LockRuntimeConfig config, Vertx vertx) {
@@ -51,6 +83,6 @@ public class RedisLockStoreProducer {
                     + "(set quarkus.redis" + redis.clientName().map(name -> "." + name).orElse("") + ".hosts)");
         }
         return new RedisLockStore(vertx, client.get(), settings.keyPrefix(), retention,
-                redis.releaseNotifications());
+                redis.releaseNotifications(), replicaAcknowledgement(redis, settings));
     }
 }
