@@ -54,9 +54,10 @@ public class LockRecorder {
         if (!"in-memory".equals(store)) {
             LOG.debugf("Quarkus Lock uses the %s store", store);
         } else if (chosenByDefault) {
-            LOG.warn("Quarkus Lock uses the in-memory store because no lock store client extension (such as "
-                    + "quarkus-redis-client) is present: locks are local to this JVM and do not exclude other "
-                    + "instances. Add a store client extension, or set quarkus.lock.provider=in-memory to accept this.");
+            LOG.warn("Quarkus Lock uses the in-memory store because no lock store client extension "
+                    + "(quarkus-redis-client or quarkus-mongodb-client) is present: locks are local to this JVM and "
+                    + "do not exclude other instances. Add a store client extension, or set "
+                    + "quarkus.lock.provider=in-memory to accept this.");
         } else {
             LOG.info("Quarkus Lock uses the in-memory store: locks are local to this JVM");
         }
