@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.UUID;
-import java.util.function.Supplier;
 
 import jakarta.inject.Inject;
 
@@ -14,6 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.contract.StoreRecovery;
 import io.quarkiverse.lock.test.RedisCluster;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -27,6 +27,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class RedisClusterFailoverTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration RECOVERY = Duration.ofSeconds(20);
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
@@ -67,31 +68,18 @@ class RedisClusterFailoverTest {
         cluster.awaitFailover(primary);
         Duration failover = Duration.ofNanos(System.nanoTime() - killed);
 
-        boolean survived = eventually(() -> holder.isAcquired().await().atMost(TIMEOUT));
+        boolean survived = StoreRecovery.await(() -> holder.isAcquired().await().atMost(TIMEOUT), answered -> true,
+                RECOVERY);
         if (survived) {
             assertThat(holder.release().await().atMost(TIMEOUT)).isTrue();
         }
         ReactiveDistributedLock next = locks.obtain(key);
-        assertThat(eventually(() -> next.acquireOnce().await().atMost(TIMEOUT))).isTrue();
+        assertThat(StoreRecovery.await(() -> next.acquireOnce().await().atMost(TIMEOUT), answered -> true,
+                RECOVERY)).isTrue();
         assertThat(next.fencingToken().getAsLong()).as("tokens do not go backwards across the failover")
                 .isGreaterThan(tokenBefore);
         assertThat(next.release().await().atMost(TIMEOUT)).isTrue();
         System.out.printf("Failover of the primary on port %d took %d ms; the lock held before it %s%n", primary,
                 failover.toMillis(), survived ? "survived (it had reached the replica)" : "was lost");
-    }
-
-    /** Retries an operation for up to twenty seconds while the client learns the new topology. */
-    private static <T> T eventually(Supplier<T> operation) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (true) {
-            try {
-                return operation.get();
-            } catch (LockException notYet) {
-                if (System.nanoTime() > deadline) {
-                    throw notYet;
-                }
-                Thread.sleep(200);
-            }
-        }
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 
 import jakarta.inject.Inject;
 
@@ -15,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.contract.StoreRecovery;
 import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.test.RedisServer;
 import io.quarkus.test.QuarkusUnitTest;
@@ -27,6 +27,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class RedisOutageTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration RECOVERY = Duration.ofSeconds(10);
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
@@ -58,7 +59,7 @@ class RedisOutageTest {
         }
 
         ReactiveDistributedLock other = registry.obtain(key);
-        assertThat(eventually(() -> other.acquireOnce().await().atMost(TIMEOUT)))
+        assertThat(StoreRecovery.await(() -> other.acquireOnce().await().atMost(TIMEOUT), acquired -> acquired, RECOVERY))
                 .as("the attempt that timed out (lease: five minutes) was granted when the server resumed, "
                         + "and then taken back at once")
                 .isTrue();
@@ -77,7 +78,8 @@ class RedisOutageTest {
 
         long down = System.nanoTime();
         RedisServer.restartOwnedBy(RedisOutageTest.class);
-        assertThat(eventually(() -> lock.acquireOnce().await().atMost(TIMEOUT))).isTrue();
+        assertThat(StoreRecovery.await(() -> lock.acquireOnce().await().atMost(TIMEOUT), acquired -> acquired,
+                RECOVERY)).isTrue();
         System.out.printf("Locks worked again %d ms after redis-server was restarted%n",
                 Duration.ofNanos(System.nanoTime() - down).toMillis());
         assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
@@ -88,25 +90,5 @@ class RedisOutageTest {
         long pid = RedisServer.ownedBy(RedisOutageTest.class).pid();
         Process kill = new ProcessBuilder("kill", signal, Long.toString(pid)).inheritIO().start();
         assertThat(kill.waitFor()).isZero();
-    }
-
-    /** Tries an operation for up to ten seconds, as a caller would while the store comes back. */
-    private static boolean eventually(BooleanSupplier operation) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (true) {
-            try {
-                if (operation.getAsBoolean()) {
-                    return true;
-                }
-            } catch (LockException storeNotBackYet) {
-                if (System.nanoTime() > deadline) {
-                    throw storeNotBackYet;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(100);
-        }
     }
 }

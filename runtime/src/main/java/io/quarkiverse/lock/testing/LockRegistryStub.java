@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.registry.LockArguments;
 
 /**
  * A {@link LockRegistry} for users' own tests, with no store: every acquisition answers as the stub was told (always
@@ -78,10 +79,7 @@ public final class LockRegistryStub implements LockRegistry {
         if (key == null || key.isBlank()) {
             throw new IllegalArgumentException("key must not be null or blank");
         }
-        if (type == null) {
-            throw new IllegalArgumentException("type must not be null");
-        }
-        return new StubLock(this, key, type == LockType.REENTRANT);
+        return new StubLock(this, key, LockArguments.requireType(type) == LockType.REENTRANT);
     }
 
     /**

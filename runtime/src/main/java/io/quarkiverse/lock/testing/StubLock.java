@@ -7,6 +7,7 @@ import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockedSection;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.registry.LockArguments;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
@@ -109,9 +110,7 @@ final class StubLock implements ReactiveDistributedLock {
 
     @Override
     public ReactiveDistributedLock withMetricsName(String name) {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("metrics name must not be null or blank, but is '" + name + "'");
-        }
+        LockArguments.requireMetricsName(name);
         return this;
     }
 

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
@@ -115,35 +116,32 @@ public class LockedInterceptor {
 
     @SuppressWarnings("unchecked")
     private static Uni<Object> proceedUni(InvocationContext context, String key) {
-        LockedCallChain.enter(key);
-        try {
-            return (Uni<Object>) context.proceed();
-        } catch (Exception e) {
-            return Uni.createFrom().failure(e);
-        } finally {
-            LockedCallChain.leave(key);
-        }
+        return proceedInChain(context, key, result -> (Uni<Object>) result, Uni.createFrom()::failure);
     }
 
     @SuppressWarnings("unchecked")
     private static Uni<Object> proceedStage(InvocationContext context, String key) {
-        LockedCallChain.enter(key);
-        try {
-            return Uni.createFrom().completionStage((CompletionStage<Object>) context.proceed());
-        } catch (Exception e) {
-            return Uni.createFrom().failure(e);
-        } finally {
-            LockedCallChain.leave(key);
-        }
+        return proceedInChain(context, key,
+                result -> Uni.createFrom().completionStage((CompletionStage<Object>) result),
+                Uni.createFrom()::failure);
     }
 
     @SuppressWarnings("unchecked")
     private static Multi<Object> proceedMulti(InvocationContext context, String key) {
+        return proceedInChain(context, key, result -> (Multi<Object>) result, Multi.createFrom()::failure);
+    }
+
+    /**
+     * Calls the method while its key is on this thread's chain of held keys, and turns what it returned (or threw)
+     * into the method's reactive type.
+     */
+    private static <T> T proceedInChain(InvocationContext context, String key, Function<Object, T> returned,
+            Function<Throwable, T> thrown) {
         LockedCallChain.enter(key);
         try {
-            return (Multi<Object>) context.proceed();
+            return returned.apply(context.proceed());
         } catch (Exception e) {
-            return Multi.createFrom().failure(e);
+            return thrown.apply(e);
         } finally {
             LockedCallChain.leave(key);
         }

@@ -7,9 +7,10 @@ import io.quarkiverse.lock.LockType;
 
 /**
  * Checks the arguments of the public API before anything reaches the store. Each check throws an
- * {@link IllegalArgumentException} naming the argument and saying what was wrong with it.
+ * {@link IllegalArgumentException} naming the argument and saying what was wrong with it. The checks the test stub
+ * shares are public.
  */
-final class LockArguments {
+public final class LockArguments {
 
     private LockArguments() {
     }
@@ -29,22 +30,32 @@ final class LockArguments {
     }
 
     /**
-     * @return the wait in nanoseconds, {@link Long#MAX_VALUE} for a wait too long to count in nanoseconds
+     * @param name a handle's metrics name
+     * @return the name
+     * @throws IllegalArgumentException if it is {@code null} or blank
      */
-    static String requireMetricsName(String name) {
+    public static String requireMetricsName(String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("metrics name must not be null or blank, but is '" + name + "'");
         }
         return name;
     }
 
-    static LockType requireType(LockType type) {
+    /**
+     * @param type a lock type
+     * @return the type
+     * @throws IllegalArgumentException if it is {@code null}
+     */
+    public static LockType requireType(LockType type) {
         if (type == null) {
             throw new IllegalArgumentException("type must not be null");
         }
         return type;
     }
 
+    /**
+     * @return the wait in nanoseconds, {@link Long#MAX_VALUE} for a wait too long to count in nanoseconds
+     */
     static long requireWait(Duration wait) {
         if (wait == null) {
             throw new IllegalArgumentException("wait must not be null");

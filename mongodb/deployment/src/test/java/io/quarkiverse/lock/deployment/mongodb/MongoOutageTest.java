@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.contract.StoreRecovery;
 import io.quarkiverse.lock.test.MongoTestServer;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.health.api.AsyncHealthCheck;
@@ -66,15 +67,8 @@ class MongoOutageTest {
                 .containsKey("error"));
 
         MongoTestServer.restartOwnedBy(MongoOutageTest.class);
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        boolean acquired = false;
-        while (!acquired && System.nanoTime() < deadline) {
-            try {
-                acquired = lock.acquireOnce().await().atMost(TIMEOUT);
-            } catch (LockException serverNotReachedYet) {
-                Thread.sleep(200);
-            }
-        }
+        boolean acquired = StoreRecovery.await(() -> lock.acquireOnce().await().atMost(TIMEOUT), done -> done,
+                Duration.ofSeconds(20));
         assertThat(acquired).as("acquired within 20 s of the server's return").isTrue();
         assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
         assertThat(readiness.call().await().atMost(TIMEOUT).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);

@@ -100,17 +100,26 @@ public final class RedisLockStore implements LockStore {
         return ACQUIRE.run(channel, 4, lockKey, fenceKey(lockKey), lineKey(lockKey), placesKey(lockKey), owner,
                 Long.toString(leaseMillis), fencingRetentionMillis, waiting ? IN_LINE : ONE_TRY, PLACE_MILLIS)
                 .map(RedisLockStore::toAcquireResult)
-                .flatMap(result -> result.acquired() ? acknowledged(key, owner, result) : Uni.createFrom().item(result));
+                .plug(granted -> acknowledged(key, owner, granted));
+    }
+
+    /**
+     * Makes a grant count only once the configured number of replicas has it, when replicas are required: otherwise
+     * the grant is returned as it is, with nothing added to the acquisition's path.
+     */
+    private Uni<AcquireResult> acknowledged(String key, String owner, Uni<AcquireResult> granted) {
+        if (replicas.replicas() == 0) {
+            return granted;
+        }
+        return granted.flatMap(result -> result.acquired() ? waitForReplicas(key, owner, result)
+                : Uni.createFrom().item(result));
     }
 
     /**
      * Waits, with {@code WAIT} on the connection that ran the acquisition, until the configured number of replicas
      * has it; when fewer acknowledge in time, releases it and fails, since a failover could lose it.
      */
-    private Uni<AcquireResult> acknowledged(String key, String owner, AcquireResult result) {
-        if (replicas.replicas() == 0) {
-            return Uni.createFrom().item(result);
-        }
+    private Uni<AcquireResult> waitForReplicas(String key, String owner, AcquireResult result) {
         return channel.send(Request.cmd(Command.WAIT).arg(replicas.replicas()).arg(replicas.timeoutMillis()))
                 .flatMap(reply -> {
                     long acknowledged = reply.toLong();
@@ -145,7 +154,7 @@ public final class RedisLockStore implements LockStore {
         String lockKey = lockKey(key);
         return TAKE_OVER.run(channel, 2, lockKey, fenceKey(lockKey), owner, Long.toString(leaseMillis),
                 fencingRetentionMillis).map(token -> AcquireResult.acquired(token.toLong()))
-                .flatMap(result -> acknowledged(key, owner, result));
+                .plug(granted -> acknowledged(key, owner, granted));
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.lock.runtime.store.ReconnectBackoff;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -19,8 +20,6 @@ import io.vertx.redis.client.Response;
 final class RedisReleaseSubscriber implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(RedisReleaseSubscriber.class);
-    private static final long FIRST_RETRY_MILLIS = 100;
-    private static final long LAST_RETRY_MILLIS = 10_000;
 
     private final Vertx vertx;
     private final Redis redis;
@@ -29,7 +28,7 @@ final class RedisReleaseSubscriber implements AutoCloseable {
     private final Runnable onGap;
     private volatile boolean closed;
     private volatile RedisConnection connection;
-    private long retryMillis = FIRST_RETRY_MILLIS;
+    private final ReconnectBackoff backoff = new ReconnectBackoff();
 
     RedisReleaseSubscriber(Vertx vertx, Redis redis, String channel, Consumer<String> onRelease, Runnable onGap) {
         this.vertx = vertx;
@@ -62,7 +61,7 @@ final class RedisReleaseSubscriber implements AutoCloseable {
             conn.exceptionHandler(failure -> lost(conn, failure.getMessage()));
             conn.endHandler(ignored -> lost(conn, "connection closed"));
             conn.send(Request.cmd(Command.SUBSCRIBE).arg(channel)).onSuccess(subscribed -> {
-                retryMillis = FIRST_RETRY_MILLIS;
+                backoff.reset();
                 LOG.debugf("Subscribed to lock releases on channel %s", channel);
                 onGap.run();
             }).onFailure(failure -> lost(conn, failure.getMessage()));
@@ -90,8 +89,6 @@ final class RedisReleaseSubscriber implements AutoCloseable {
             return;
         }
         LOG.debugf("Lock release notifications are down (%s); waiters poll until they are back", why);
-        long delay = retryMillis;
-        retryMillis = Math.min(retryMillis * 2, LAST_RETRY_MILLIS);
-        vertx.setTimer(delay, ignored -> connect());
+        vertx.setTimer(backoff.next(), ignored -> connect());
     }
 }

@@ -11,6 +11,7 @@ import org.jboss.logging.Logger;
 import com.mongodb.MongoServerException;
 import com.mongodb.client.model.changestream.ChangeStreamDocument;
 
+import io.quarkiverse.lock.runtime.store.ReconnectBackoff;
 import io.quarkus.mongodb.reactive.ReactiveMongoCollection;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.core.Vertx;
@@ -25,8 +26,6 @@ final class MongoReleaseWatch implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(MongoReleaseWatch.class);
     /** "The $changeStream stage is only supported on replica sets". */
     private static final int NOT_A_REPLICA_SET = 40573;
-    private static final long FIRST_RETRY_MILLIS = 100;
-    private static final long LAST_RETRY_MILLIS = 10_000;
 
     private final Vertx vertx;
     private final ReactiveMongoCollection<Document> announcements;
@@ -35,7 +34,7 @@ final class MongoReleaseWatch implements AutoCloseable {
     private final Consumer<Boolean> onAvailability;
     private volatile boolean closed;
     private volatile Cancellable subscription;
-    private long retryMillis = FIRST_RETRY_MILLIS;
+    private final ReconnectBackoff backoff = new ReconnectBackoff();
 
     /**
      * @param vertx for the retry timers
@@ -77,7 +76,7 @@ final class MongoReleaseWatch implements AutoCloseable {
     }
 
     private void onChange(ChangeStreamDocument<Document> change) {
-        retryMillis = FIRST_RETRY_MILLIS;
+        backoff.reset();
         Document announcement = change.getFullDocument();
         if (announcement != null && announcement.getString(RELEASED_ID) != null) {
             onRelease.accept(announcement.getString(RELEASED_ID));
@@ -96,8 +95,6 @@ final class MongoReleaseWatch implements AutoCloseable {
         }
         String why = failure == null ? "the stream ended" : failure.getMessage();
         LOG.debugf("Lock release announcements are down (%s); waiters poll until they are back", why);
-        long delay = retryMillis;
-        retryMillis = Math.min(retryMillis * 2, LAST_RETRY_MILLIS);
-        vertx.setTimer(delay, ignored -> start());
+        vertx.setTimer(backoff.next(), ignored -> start());
     }
 }
