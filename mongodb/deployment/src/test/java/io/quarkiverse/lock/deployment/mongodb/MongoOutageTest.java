@@ -29,12 +29,14 @@ import io.smallrye.health.api.AsyncHealthCheck;
 class MongoOutageTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(1);
+    private static final Duration MARGIN = Duration.ofSeconds(2);
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
             .withEmptyApplication()
             .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.operation-timeout", "1s")
+            .overrideConfigKey("quarkus.lock.operation-timeout", OPERATION_TIMEOUT.toString())
             .overrideConfigKey("quarkus.mongodb.connection-string", MongoTestServer.ownedBy(MongoOutageTest.class))
             .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
 
@@ -53,14 +55,18 @@ class MongoOutageTest {
         assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
 
         MongoTestServer.stopOwnedBy(MongoOutageTest.class);
+        // The driver may answer at once (connection refused) or not at all (then the operation timeout answers):
+        // either is a LockException naming the key, within the operation timeout and a margin for the scheduler.
         long start = System.nanoTime();
         assertThatThrownBy(() -> lock.acquireOnce().await().atMost(TIMEOUT))
                 .isInstanceOf(LockException.class)
-                .hasMessageContaining(key)
-                .hasMessageContaining("no answer within PT1S");
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+                .hasMessageContaining(key);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(OPERATION_TIMEOUT.plus(MARGIN));
+        start = System.nanoTime();
         assertThatThrownBy(() -> lock.acquire(Duration.ofSeconds(2)).await().atMost(TIMEOUT))
-                .isInstanceOf(LockException.class);
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining(key);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2).plus(OPERATION_TIMEOUT).plus(MARGIN));
         HealthCheckResponse down = readiness.call().await().atMost(TIMEOUT);
         assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
         assertThat(down.getData()).hasValueSatisfying(data -> assertThat(data).containsEntry("store", "mongodb")
