@@ -173,7 +173,7 @@ final class AcquireOperation extends AbstractUni<Long> {
          */
         private void leaveLine(Runnable then) {
             if (waits() && attempted) {
-                handle.registry.store.leaveLine(handle.key, handle.owner).subscribe().with(ignored -> then.run(),
+                handle.registry.store.takeBack(handle.key, handle.owner).subscribe().with(ignored -> then.run(),
                         ignored -> then.run());
             } else {
                 then.run();

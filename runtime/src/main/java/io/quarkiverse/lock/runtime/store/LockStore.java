@@ -54,16 +54,17 @@ public interface LockStore {
     Uni<Boolean> forceRelease(String key);
 
     /**
-     * Takes a waiter that gave up out of the line of waiters, so the next one does not wait for its place to lapse.
-     * Stores without a line do nothing.
+     * Takes back an acquisition whose caller will never hold the lock: it gave up waiting, was cancelled, or its reply
+     * was lost, late or failed. Removes {@code owner} from the line of waiters, and if the store granted {@code owner}
+     * the lock (a hand-over to a waiter, or an attempt whose reply never reached the caller), releases it as the
+     * holder's release would, so the next waiter gets it. Owner ids belong to one acquisition, so this never frees
+     * another acquisition's hold. Idempotent, and safe for an acquisition the store never saw.
      *
      * @param key the lock key
-     * @param owner the owner id
-     * @return completes when done
+     * @param owner the acquisition's owner id
+     * @return {@code true} if {@code owner} held the lock and it was released, {@code false} otherwise
      */
-    default Uni<Void> leaveLine(String key, String owner) {
-        return Uni.createFrom().voidItem();
-    }
+    Uni<Boolean> takeBack(String key, String owner);
 
     /**
      * Deletes the lock if, and only if, {@code owner} holds it and its lease has not run out: compare and delete in

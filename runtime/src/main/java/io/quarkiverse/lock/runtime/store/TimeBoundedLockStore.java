@@ -9,8 +9,8 @@ import io.vertx.core.Vertx;
 /**
  * Bounds every operation of a store in time, so that a store that does not answer (a hung server, a lost network)
  * makes operations fail within {@code quarkus.lock.operation-timeout} instead of hanging. An acquire that timed out
- * may still be granted by the store afterwards; it is then taken back at once (the store's {@code leaveLine}, sent
- * without waiting for it and run by the store after the acquire, releases a lock it finds held by the leaving owner),
+ * may still be granted by the store afterwards; it is then taken back at once (the store's {@code takeBack}, sent
+ * without waiting for it and run by the store after the acquire, releases a lock it finds held by that owner),
  * so no lock stays held by an acquisition its caller saw fail.
  */
 public final class TimeBoundedLockStore implements LockStore {
@@ -40,7 +40,7 @@ public final class TimeBoundedLockStore implements LockStore {
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
         return bounded(delegate.tryAcquire(key, owner, leaseMillis, waiting))
-                .onFailure(StoreTimeoutException.class).invoke(() -> delegate.leaveLine(key, owner)
+                .onFailure(StoreTimeoutException.class).invoke(() -> delegate.takeBack(key, owner)
                         .subscribe().with(ignored -> {
                         }, ignored -> {
                         }));
@@ -57,8 +57,8 @@ public final class TimeBoundedLockStore implements LockStore {
     }
 
     @Override
-    public Uni<Void> leaveLine(String key, String owner) {
-        return bounded(delegate.leaveLine(key, owner));
+    public Uni<Boolean> takeBack(String key, String owner) {
+        return bounded(delegate.takeBack(key, owner));
     }
 
     @Override

@@ -88,6 +88,14 @@ public final class InMemoryLockStore implements LockStore {
         return Uni.createFrom().item(released[0]);
     }
 
+    /**
+     * The in-memory store keeps no line (local waiters queue in the registry), so taking back is releasing.
+     */
+    @Override
+    public Uni<Boolean> takeBack(String key, String owner) {
+        return release(key, owner);
+    }
+
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
         long now = clock.millis();

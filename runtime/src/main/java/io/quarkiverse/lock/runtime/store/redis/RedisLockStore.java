@@ -136,10 +136,10 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public Uni<Void> leaveLine(String key, String owner) {
+    public Uni<Boolean> takeBack(String key, String owner) {
         String lockKey = lockKey(key);
         return LEAVE.run(channel, 4, lockKey, fenceKey(lockKey), lineKey(lockKey), placesKey(lockKey), owner,
-                releaseChannel, key, fencingRetentionMillis).replaceWithVoid();
+                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
     }
 
     @Override

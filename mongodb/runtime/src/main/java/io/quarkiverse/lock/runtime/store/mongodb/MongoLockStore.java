@@ -218,9 +218,9 @@ public final class MongoLockStore implements LockStore {
     }
 
     @Override
-    public Uni<Void> leaveLine(String key, String owner) {
+    public Uni<Boolean> takeBack(String key, String owner) {
         String id = id(key);
-        return ordered.run(id, () -> leave(id, owner));
+        return ordered.run(id, () -> leave(id, owner)).replaceWith(Boolean.FALSE);
     }
 
     private Uni<Void> leave(String id, String owner) {
