@@ -10,6 +10,13 @@ import java.util.OptionalLong;
  * block the calling thread, so call them from worker threads (for example a {@code @Blocking} endpoint or a
  * {@code @Scheduled} job); called on a Vert.x event-loop thread they throw an {@link IllegalStateException} instead of
  * blocking it.
+ * <p>
+ * An acquisition whose thread is interrupted while it waits is abandoned: it leaves the line, a grant the store made
+ * meanwhile is taken back (so the lock is neither held nor renewed by anyone), the thread's interrupt status is set
+ * again, and a {@link java.util.concurrent.CompletionException} caused by the {@link InterruptedException} is thrown.
+ * A release is not abandoned on interrupt: it waits for the store's answer (bounded by
+ * {@code quarkus.lock.operation-timeout}) and then sets the interrupt status again, so an interrupted thread still
+ * frees the lock it held.
  */
 public interface DistributedLock {
 

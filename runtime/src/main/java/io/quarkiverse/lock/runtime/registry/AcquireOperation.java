@@ -1,49 +1,57 @@
 package io.quarkiverse.lock.runtime.registry;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.quarkiverse.lock.runtime.local.Waiter;
 import io.quarkiverse.lock.runtime.store.AcquireResult;
+import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractUni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
+import io.vertx.core.Context;
 
 /**
- * One acquisition by a handle: attempts, and pauses between attempts until the wait runs out. Emits the fencing token
- * of the new hold, or 0 when the wait ran out first. A waiting acquisition queues behind the earlier waiters of this
- * JVM on the same key and attempts only when first in line, or one last time when its wait runs out.
+ * One acquisition by a handle: attempts, and pauses between attempts until the wait runs out. Emits the {@link Hold}
+ * it got, or {@code null} when the wait ran out first. A waiting acquisition queues behind the earlier waiters of this
+ * JVM on the same key and attempts only when first in line, or one last time when its wait runs out. An overriding
+ * acquisition makes one take-over instead.
  * <p>
- * It is written as a loop of fresh subscriptions rather than nested operators, so a long wait does not grow the stack,
- * and it never cancels a store call in flight: a grant that arrives after the subscriber cancelled is released at
- * once. Exactly one of "deliver the grant" and "cancel" wins, by one compare-and-set, so a cancelled acquisition
- * never leaves the lock held.
+ * Each subscription is one acquisition with an owner id of its own ({@link LockHandle#newAcquisitionId()}): the store
+ * grants, hands over and takes back by that id, so a late or repeated reply, or a hand-over message meant for an
+ * earlier acquisition of the same handle, can never complete this one. Exactly one of "grant", "give up" (wait ran
+ * out, failure) and "cancel" wins, by one compare-and-set. Every way of giving up after the store may have granted
+ * (a reply lost, late or failed, a cancellation with an attempt in flight, a grant arriving after the end) sends a
+ * {@link TakeBack} for this acquisition's id, so no lock stays held that no handle tracks. A grant is recorded in the
+ * handle only when it wins, so it never disturbs a hold the handle already has.
+ * <p>
+ * It is written as a loop of fresh subscriptions rather than nested operators, so a long wait does not grow the stack.
+ * The result is delivered on the Vert.x context the subscription was made on, if any, so code after the acquisition
+ * keeps its request's context.
  */
-final class AcquireOperation extends AbstractUni<Long> {
+final class AcquireOperation extends AbstractUni<Hold> {
 
     private final LockHandle handle;
     private final long waitNanos;
     private final long leaseMillis;
-    private final AtomicBoolean abandoned;
+    private final boolean takeOver;
 
     /**
      * @param handle the acquiring handle
      * @param waitNanos how long to wait, 0 for one attempt
      * @param leaseMillis the lease of the hold
-     * @param abandoned set by an enclosing operation that was cancelled after this one may have delivered its grant;
-     *        a grant that sees it set is released. May be {@code null}.
+     * @param takeOver {@code true} for an overriding acquisition: one take-over, whoever holds the lock
      */
-    AcquireOperation(LockHandle handle, long waitNanos, long leaseMillis, AtomicBoolean abandoned) {
+    AcquireOperation(LockHandle handle, long waitNanos, long leaseMillis, boolean takeOver) {
         this.handle = handle;
         this.waitNanos = waitNanos;
         this.leaseMillis = leaseMillis;
-        this.abandoned = abandoned;
+        this.takeOver = takeOver;
     }
 
     @Override
-    public void subscribe(UniSubscriber<? super Long> subscriber) {
-        Run run = new Run(subscriber);
+    public void subscribe(UniSubscriber<? super Hold> subscriber) {
+        Run run = new Run(subscriber, handle.newAcquisitionId(), CallerContext.capture());
         subscriber.onSubscribe(run);
         run.start();
     }
@@ -51,27 +59,30 @@ final class AcquireOperation extends AbstractUni<Long> {
     private final class Run implements UniSubscription {
 
         private static final int RUNNING = 0;
-        private static final int DONE = 1;
-        private static final int CANCELLED = 2;
+        private static final int GRANTED = 1;
+        private static final int GAVE_UP = 2;
 
-        private final UniSubscriber<? super Long> downstream;
+        private final UniSubscriber<? super Hold> downstream;
+        private final String owner;
+        private final Context context;
         private final AtomicInteger state = new AtomicInteger(RUNNING);
         private volatile Cancellable pause;
+        private volatile Cancellable inFlight;
         private Waiter waiter;
         private long startNanos;
         private int failedAttempts;
         private volatile boolean attempted;
-        /** The token of the grant this run received, from its attempt or from a hand-over; guarded by this. */
-        private long grantedToken;
 
-        Run(UniSubscriber<? super Long> downstream) {
+        Run(UniSubscriber<? super Hold> downstream, String owner, Context context) {
             this.downstream = downstream;
+            this.owner = owner;
+            this.context = context;
         }
 
         void start() {
-            if (waitNanos > 0 && !handle.isHeldLocally()) {
+            if (!takeOver && waitNanos > 0 && !handle.isHeldLocally()) {
                 startNanos = System.nanoTime();
-                waiter = handle.registry.states.join(handle.key, handle.owner, this::onHandedOver);
+                waiter = handle.states().join(handle.key, owner, this::onHandedOver);
                 if (!waiter.isHead()) {
                     pauseThenAttempt(-1, waitNanos);
                     return;
@@ -88,25 +99,31 @@ final class AcquireOperation extends AbstractUni<Long> {
             if (state.get() != RUNNING) {
                 return;
             }
+            attempted = true;
+            long sentNanos = System.nanoTime();
             try {
-                attempted = true;
-                handle.registry.store.tryAcquire(handle.key, handle.owner, leaseMillis, waits())
-                        .subscribe().with(this::onResult, this::onFailure);
+                Uni<AcquireResult> call = takeOver ? handle.store().takeOver(handle.key, owner, leaseMillis)
+                        : handle.store().tryAcquire(handle.key, owner, leaseMillis, waits());
+                inFlight = call.subscribe().with(result -> onResult(result, sentNanos), this::onFailure);
             } catch (RuntimeException e) {
                 onFailure(e);
             }
         }
 
-        private void onResult(AcquireResult result) {
+        private void onResult(AcquireResult result, long sentNanos) {
             if (result.acquired()) {
-                onGranted(result.token());
+                onGranted(result.token(), sentNanos);
                 return;
             }
             long remaining = waits() ? waitNanos - (System.nanoTime() - startNanos) : 0;
             if (remaining <= 0) {
-                if (state.compareAndSet(RUNNING, DONE)) {
+                if (state.compareAndSet(RUNNING, GAVE_UP)) {
                     finish();
-                    leaveLine(() -> downstream.onItem(0L));
+                    if (waits()) {
+                        takeBack().subscribe().with(ignored -> deliver(null));
+                    } else {
+                        deliver(null);
+                    }
                 }
                 return;
             }
@@ -115,7 +132,7 @@ final class AcquireOperation extends AbstractUni<Long> {
         }
 
         private void pauseThenAttempt(long holderRemainingMillis, long remainingNanos) {
-            pause = handle.registry.waitStrategy
+            pause = handle.waitStrategy()
                     .pause(waiter, failedAttempts, holderRemainingMillis, remainingNanos)
                     .subscribe().with(ignored -> attempt(), this::onFailure);
             if (state.get() != RUNNING) {
@@ -123,61 +140,52 @@ final class AcquireOperation extends AbstractUni<Long> {
             }
         }
 
-        /** A release handed the lock to this waiter: it holds it without asking the store again. */
+        /** A release handed the lock to this acquisition (the message names its owner id). */
         private void onHandedOver(long token) {
-            onGranted(token);
+            onGranted(token, System.nanoTime());
         }
 
-        private void onGranted(long token) {
-            synchronized (this) {
-                if (token == grantedToken) {
-                    return;
+        private void onGranted(long token, long sentNanos) {
+            if (!state.compareAndSet(RUNNING, GRANTED)) {
+                if (state.get() == GAVE_UP) {
+                    takeBack().subscribe().with(ignored -> {
+                    });
                 }
-                grantedToken = token;
-            }
-            handle.onGranted(token, leaseMillis);
-            if (!state.compareAndSet(RUNNING, DONE)) {
-                handle.releaseQuietly(token, "its acquisition was cancelled");
+                // GRANTED: the same grant again (a hand-over message and the reply of an attempt).
                 return;
             }
             finish();
-            if (abandoned != null && abandoned.get()) {
-                handle.releaseQuietly(token, "its operation was cancelled");
-            }
-            downstream.onItem(token);
+            deliver(handle.onGranted(owner, token, leaseMillis, sentNanos));
         }
 
         private void onFailure(Throwable failure) {
-            if (state.compareAndSet(RUNNING, DONE)) {
+            if (state.compareAndSet(RUNNING, GAVE_UP)) {
                 finish();
-                leaveLine(() -> {
-                });
-                downstream.onFailure(handle.storeFailure("acquire", failure));
+                if (attempted) {
+                    takeBack().subscribe().with(ignored -> {
+                    });
+                }
+                deliverFailure(handle.storeFailure(takeOver ? "take over" : "acquire", failure));
             }
         }
 
         @Override
         public void cancel() {
-            if (state.compareAndSet(RUNNING, CANCELLED)) {
+            if (state.compareAndSet(RUNNING, GAVE_UP)) {
                 finish();
-                leaveLine(() -> {
-                });
+                Cancellable call = inFlight;
+                if (call != null) {
+                    call.cancel();
+                }
+                if (attempted) {
+                    takeBack().subscribe().with(ignored -> {
+                    });
+                }
             }
         }
 
-        /**
-         * A waiter that gives up leaves the store's line, so the next one need not wait for its place to lapse.
-         *
-         * @param then runs once the store answered (or failed to: the place then lapses), so that a caller told
-         *        "not acquired" finds the line without it
-         */
-        private void leaveLine(Runnable then) {
-            if (waits() && attempted) {
-                handle.registry.store.takeBack(handle.key, handle.owner).subscribe().with(ignored -> then.run(),
-                        ignored -> then.run());
-            } else {
-                then.run();
-            }
+        private Uni<Boolean> takeBack() {
+            return TakeBack.send(handle.registry(), handle.key, owner, leaseMillis);
         }
 
         private void finish() {
@@ -186,8 +194,16 @@ final class AcquireOperation extends AbstractUni<Long> {
                 current.cancel();
             }
             if (waiter != null) {
-                handle.registry.states.leave(waiter);
+                handle.states().leave(waiter);
             }
+        }
+
+        private void deliver(Hold hold) {
+            CallerContext.deliver(context, () -> downstream.onItem(hold));
+        }
+
+        private void deliverFailure(Throwable failure) {
+            CallerContext.deliver(context, () -> downstream.onFailure(failure));
         }
     }
 }

@@ -9,8 +9,9 @@ import io.quarkiverse.lock.LockedSection;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 
 /**
- * The blocking view of a {@link LockHandle}: each method awaits the reactive one. Mutiny refuses to await on a thread
- * that must not block (a Vert.x event loop) with an {@link IllegalStateException}.
+ * The blocking view of a {@link LockHandle}: each method awaits the reactive one ({@link BlockingWait}), refusing with
+ * an {@link IllegalStateException} on a thread that must not block (a Vert.x event loop). An interrupt abandons an
+ * acquisition (which takes back whatever the store granted it) but not a release.
  */
 final class BlockingLockHandle implements DistributedLock {
 
@@ -27,37 +28,37 @@ final class BlockingLockHandle implements DistributedLock {
 
     @Override
     public boolean acquireOnce() {
-        return handle.acquireOnce().await().indefinitely();
+        return BlockingWait.interruptibly(handle.acquireOnce());
     }
 
     @Override
     public boolean acquireForever() {
-        return handle.acquireForever().await().indefinitely();
+        return BlockingWait.interruptibly(handle.acquireForever());
     }
 
     @Override
     public boolean acquire() {
-        return handle.acquire().await().indefinitely();
+        return BlockingWait.interruptibly(handle.acquire());
     }
 
     @Override
     public boolean acquire(Duration wait) {
-        return handle.acquire(wait).await().indefinitely();
+        return BlockingWait.interruptibly(handle.acquire(wait));
     }
 
     @Override
     public boolean acquire(Duration wait, Duration lease) {
-        return handle.acquire(wait, lease).await().indefinitely();
+        return BlockingWait.interruptibly(handle.acquire(wait, lease));
     }
 
     @Override
     public boolean release() {
-        return handle.release().await().indefinitely();
+        return BlockingWait.uninterruptibly(handle.release());
     }
 
     @Override
     public boolean isAcquired() {
-        return handle.isAcquired().await().indefinitely();
+        return BlockingWait.interruptibly(handle.isAcquired());
     }
 
     @Override
@@ -67,12 +68,12 @@ final class BlockingLockHandle implements DistributedLock {
 
     @Override
     public <T, E extends Exception> T acquireAndExecute(LockedSection<T, E> action) throws E {
-        return acquireAndExecute(handle.registry.defaultWait, handle.registry.defaultLease, action);
+        return acquireAndExecute(handle.registry().defaultWait, handle.registry().defaultLease, action);
     }
 
     @Override
     public <T, E extends Exception> T acquireAndExecute(Duration wait, LockedSection<T, E> action) throws E {
-        return acquireAndExecute(wait, handle.registry.defaultLease, action);
+        return acquireAndExecute(wait, handle.registry().defaultLease, action);
     }
 
     @Override

@@ -5,19 +5,22 @@ import java.util.concurrent.CompletableFuture;
 import io.quarkiverse.lock.LockExpiredException;
 
 /**
- * One acquisition a handle holds: its fencing token, lease and start and, when its lease is renewed, the renewal
- * (which carries the signal that ends when the hold ends, failing with {@link LockExpiredException} if a renewal
- * found the lock lost). A hold without renewal is 40 bytes: many held locks cost little memory. A reentrant handle's
- * hold ({@link ReentrantHold}) also counts its entries.
+ * One acquisition a handle holds: the acquisition's own owner id (the store knows the holder by it, so a release,
+ * renewal or take-back names exactly this acquisition), its fencing token, lease and start and, when its lease is
+ * renewed, the renewal (which carries the signal that ends when the hold ends, failing with
+ * {@link LockExpiredException} if a renewal found the lock lost). A reentrant handle's hold ({@link ReentrantHold})
+ * also counts its entries.
  */
 sealed class Hold permits ReentrantHold {
 
+    final String owner;
     final long token;
     final long leaseMillis;
     final long grantedAtNanos = System.nanoTime();
     final LeaseRenewal renewal;
 
-    Hold(long token, long leaseMillis, LockHandle renewedBy) {
+    Hold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
+        this.owner = owner;
         this.token = token;
         this.leaseMillis = leaseMillis;
         this.renewal = renewedBy == null ? null : new LeaseRenewal(renewedBy, this);
@@ -63,8 +66,10 @@ sealed class Hold permits ReentrantHold {
      * Records that the holder lost the lock: stops the renewal and fails the signal.
      */
     void lost(LockExpiredException failure) {
-        renewal.stop();
-        renewal.end.completeExceptionally(failure);
+        if (renewal != null) {
+            renewal.stop();
+            renewal.end.completeExceptionally(failure);
+        }
     }
 
     void stopRenewal() {

@@ -7,10 +7,14 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.lock.LockExpiredException;
 
 /**
- * Keeps a hold alive: every third of its lease it asks the store to set the lease again, as long as the holder still
- * holds the lock. It stops at release, at cancellation, at shutdown, and when the store says the holder no longer
- * holds the lock, or when no renewal succeeded for a whole lease (the store could not be reached); the hold is then
- * lost and its holder told.
+ * Keeps a hold alive: every third of its lease it asks the store to set the lease again, as long as this acquisition
+ * still holds the lock. It stops at release, at cancellation, at shutdown, and when the store says the acquisition no
+ * longer holds the lock; the hold is then lost and its holder told.
+ * <p>
+ * The lease surely runs until the moment the last successful request (the grant, or a renewal) was sent plus the
+ * lease, since the store started it when that request arrived. A timer fires at that moment: if no later renewal
+ * succeeded by then (the store could not be reached), the hold is lost at once, not at the next renewal attempt, so a
+ * holder never believes it holds a lock whose lease may have run out in the store.
  */
 final class LeaseRenewal {
 
@@ -22,33 +26,60 @@ final class LeaseRenewal {
     private final Hold hold;
     private final long periodMillis;
     private volatile boolean stopped;
-    private volatile long timerId = -1;
-    private long lastRenewedNanos;
+    private volatile long renewalTimer = -1;
+    private volatile long expiryTimer = -1;
+    private volatile long leaseEndNanos;
 
     LeaseRenewal(LockHandle handle, Hold hold) {
         this.handle = handle;
         this.hold = hold;
         this.periodMillis = Math.max(1, hold.leaseMillis / 3);
-        this.lastRenewedNanos = System.nanoTime();
     }
 
-    void start() {
-        handle.registry.renewals.add(this);
+    /**
+     * @param sentNanos when the request that granted the hold was sent
+     */
+    void start(long sentNanos) {
+        handle.registry().renewals.add(this);
+        leaseRunsFrom(sentNanos);
         schedule();
     }
 
     void stop() {
         stopped = true;
-        handle.registry.renewals.remove(this);
-        long timer = timerId;
+        handle.registry().renewals.remove(this);
+        cancel(renewalTimer);
+        cancel(expiryTimer);
+    }
+
+    private void cancel(long timer) {
         if (timer >= 0) {
-            handle.registry.vertx.cancelTimer(timer);
+            handle.registry().vertx.cancelTimer(timer);
         }
     }
 
     private void schedule() {
         if (!stopped) {
-            timerId = handle.registry.vertx.setTimer(periodMillis, id -> renew());
+            renewalTimer = handle.registry().vertx.setTimer(periodMillis, id -> renew());
+        }
+    }
+
+    private synchronized void leaseRunsFrom(long sentNanos) {
+        long end = sentNanos + hold.leaseMillis * 1_000_000;
+        if (expiryTimer >= 0 && end - leaseEndNanos <= 0) {
+            return;
+        }
+        leaseEndNanos = end;
+        cancel(expiryTimer);
+        if (!stopped) {
+            long delayMillis = Math.max(1, (end - System.nanoTime()) / 1_000_000);
+            expiryTimer = handle.registry().vertx.setTimer(delayMillis, id -> onLeaseEnd(end));
+        }
+    }
+
+    private void onLeaseEnd(long end) {
+        if (!stopped && leaseEndNanos == end) {
+            lose("no renewal reached the store before its lease ran out");
         }
     }
 
@@ -56,29 +87,28 @@ final class LeaseRenewal {
         if (stopped) {
             return;
         }
-        handle.registry.store.renew(handle.key, handle.owner, hold.leaseMillis).subscribe().with(renewed -> {
+        long sentNanos = System.nanoTime();
+        handle.store().renew(handle.key, hold.owner, hold.leaseMillis).subscribe().with(renewed -> {
             if (renewed) {
-                lastRenewedNanos = System.nanoTime();
-                handle.registry.observer.renewed(handle.metricsName(), handle.key);
+                leaseRunsFrom(sentNanos);
+                handle.registry().observer.renewed(handle.metricsName(), handle.key);
                 schedule();
             } else {
-                lose("the store no longer holds it for this owner");
+                lose("the store no longer holds it for this acquisition");
             }
         }, failure -> {
-            handle.registry.observer.storeFailed(handle.metricsName(), handle.key, "renew");
-            if ((System.nanoTime() - lastRenewedNanos) / 1_000_000 >= hold.leaseMillis) {
-                lose("no renewal reached the store for a whole lease: " + failure.getMessage());
-            } else {
-                LOG.debugf("Could not renew the lease of lock '%s' (%s); trying again", handle.key,
-                        failure.getMessage());
-                schedule();
-            }
+            handle.registry().observer.storeFailed(handle.metricsName(), handle.key, "renew");
+            LOG.debugf("Could not renew the lease of lock '%s' (%s); trying again", handle.key, failure.getMessage());
+            schedule();
         });
     }
 
     private void lose(String why) {
+        if (stopped) {
+            return;
+        }
         LOG.warnf("Lock '%s' was lost while held: %s", handle.key, why);
         hold.lost(new LockExpiredException(handle.key));
-        handle.registry.observer.leaseExpired(handle.metricsName(), handle.key, handle.owner, hold.heldNanos());
+        handle.registry().observer.leaseExpired(handle.metricsName(), handle.key, hold.owner, hold.heldNanos());
     }
 }

@@ -4,55 +4,80 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.OptionalLong;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.runtime.wait.WaitStrategy;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.smallrye.mutiny.subscription.Cancellable;
 
 /**
- * A handle on one lock: a key and an owner id of its own, and its current {@link Hold} ({@code null} when it holds
- * nothing). The hold is taken and cleared by compare-and-set, so one hold is released at most once however release,
- * failure and cancellation race.
+ * A handle on one lock: a key, an unguessable id of its own, and its current {@link Hold} ({@code null} when it holds
+ * nothing). Each acquisition gets an owner id of its own ({@link #newAcquisitionId()}), so the store, the hand-over
+ * messages and the local line tell this handle's acquisitions apart. The hold is taken and cleared by compare-and-set,
+ * so one hold is released at most once however release, failure and cancellation race.
  */
 final class LockHandle implements ReactiveDistributedLock {
 
     private static final Logger LOG = Logger.getLogger(LockHandle.class);
     private static final Uni<Boolean> FALSE = Uni.createFrom().item(Boolean.FALSE);
     private static final Uni<Boolean> TRUE = Uni.createFrom().item(Boolean.TRUE);
-
-    final DefaultLockRegistry registry;
-    final String key;
-    final String owner;
     private static final VarHandle HOLD;
+    private static final VarHandle ACQUISITIONS;
 
     static {
         try {
             HOLD = MethodHandles.lookup().findVarHandle(LockHandle.class, "hold", Hold.class);
+            ACQUISITIONS = MethodHandles.lookup().findVarHandle(LockHandle.class, "acquisitions", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
+    private final DefaultLockRegistry registry;
+    final String key;
+    private final String id;
     private volatile Hold hold;
+    private volatile long acquisitions;
     private volatile HandleOptions options;
 
-    LockHandle(DefaultLockRegistry registry, String key, String owner, HandleOptions options) {
+    LockHandle(DefaultLockRegistry registry, String key, String id, HandleOptions options) {
         this.registry = registry;
         this.key = key;
-        this.owner = owner;
+        this.id = id;
         this.options = options;
+    }
+
+    /**
+     * @return a new owner id for one acquisition: this handle's unguessable id and a sequence number, so unique per
+     *         acquisition and as unguessable as the handle's
+     */
+    String newAcquisitionId() {
+        return id + '.' + Long.toString((long) ACQUISITIONS.getAndAdd(this, 1L), 36);
+    }
+
+    DefaultLockRegistry registry() {
+        return registry;
+    }
+
+    LockStore store() {
+        return registry.store;
+    }
+
+    LocalLockStates states() {
+        return registry.states;
+    }
+
+    WaitStrategy waitStrategy() {
+        return registry.waitStrategy;
     }
 
     String metricsName() {
@@ -89,74 +114,48 @@ final class LockHandle implements ReactiveDistributedLock {
         return acquired(LockArguments.requireWait(wait), LockArguments.requireLease(lease));
     }
 
-    private Uni<Boolean> acquired(long waitNanos, long leaseMillis) {
-        return acquisition(waitNanos, leaseMillis, null).map(token -> token != 0L);
+    Uni<Boolean> acquired(long waitNanos, long leaseMillis) {
+        return new ClaimedAcquisition(this, acquisition(waitNanos, leaseMillis)).map(held -> held != null);
     }
 
     /**
-     * Acquires as this handle's type says.
+     * Acquires as this handle's type says: a reentrant handle that holds the lock enters its hold again, an
+     * overriding handle takes the lock over, any other waits for it.
      *
-     * @return the token of the hold acquired or entered again, or 0 if not acquired
+     * @return emits the hold acquired or entered again, or {@code null} if not acquired
      */
-    private Uni<Long> acquisition(long waitNanos, long leaseMillis, AtomicBoolean abandoned) {
-        LockObserver observer = registry.observer;
-        Uni<Long> acquisition = acquisitionByType(waitNanos, leaseMillis, abandoned);
-        if (observer == LockObserver.NONE) {
-            return acquisition;
-        }
-        return Uni.createFrom().deferred(() -> {
-            long start = System.nanoTime();
-            return acquisition.invoke(token -> {
-                long waited = System.nanoTime() - start;
-                if (token != 0L) {
-                    observer.acquired(metricsName(), key, owner, token, waited);
-                } else {
-                    observer.notAcquired(metricsName(), key, waited);
-                }
-            });
-        });
-    }
-
-    private Uni<Long> acquisitionByType(long waitNanos, long leaseMillis, AtomicBoolean abandoned) {
+    Uni<Hold> acquisition(long waitNanos, long leaseMillis) {
         switch (options.type()) {
             case REENTRANT:
                 return Uni.createFrom().deferred(() -> {
                     Hold current = hold;
-                    return current == null ? waitAndAcquire(waitNanos, leaseMillis, abandoned)
-                            : reenter(current, waitNanos, leaseMillis, abandoned);
+                    return current == null ? new AcquireOperation(this, waitNanos, leaseMillis, false)
+                            : new ReentryOperation(this, current, waitNanos, leaseMillis);
                 });
             case OVERRIDING:
-                return Uni.createFrom().deferred(() -> registry.store.takeOver(key, owner, leaseMillis)
-                        .onFailure().transform(failure -> storeFailure("take over", failure))
-                        .map(result -> {
-                            onGranted(result.token(), leaseMillis);
-                            return result.token();
-                        }));
+                return new AcquireOperation(this, 0, leaseMillis, true);
             default:
-                return waitAndAcquire(waitNanos, leaseMillis, abandoned);
+                return new AcquireOperation(this, waitNanos, leaseMillis, false);
         }
     }
 
-    private Uni<Long> waitAndAcquire(long waitNanos, long leaseMillis, AtomicBoolean abandoned) {
-        return Infrastructure.onUniCreation(new AcquireOperation(this, waitNanos, leaseMillis, abandoned));
+    void observeAcquisition(Hold held, long waitedNanos) {
+        LockObserver observer = registry.observer;
+        if (observer == LockObserver.NONE) {
+            return;
+        }
+        if (held != null) {
+            observer.acquired(metricsName(), key, held.owner, held.token, waitedNanos);
+        } else {
+            observer.notAcquired(metricsName(), key, waitedNanos);
+        }
     }
 
-    /**
-     * Enters a held lock again, after the store confirmed it is still held (restarting its lease); a lock found lost
-     * is dropped and acquired afresh.
-     */
-    private Uni<Long> reenter(Hold current, long waitNanos, long leaseMillis, AtomicBoolean abandoned) {
-        return registry.store.renew(key, owner, current.leaseMillis)
-                .onFailure().transform(failure -> storeFailure("acquire", failure))
-                .flatMap(stillHeld -> {
-                    if (stillHeld && current.enter()) {
-                        return Uni.createFrom().item(current.token);
-                    }
-                    if (HOLD.compareAndSet(this, current, null)) {
-                        current.ended();
-                    }
-                    return waitAndAcquire(waitNanos, leaseMillis, abandoned);
-                });
+    /** Forgets a hold a re-entry found lost in the store. */
+    void dropLostHold(Hold lost) {
+        if (HOLD.compareAndSet(this, lost, null)) {
+            lost.lost(new LockExpiredException(key));
+        }
     }
 
     @Override
@@ -175,7 +174,7 @@ final class LockHandle implements ReactiveDistributedLock {
         Hold current = (Hold) HOLD.getAndSet(this, null);
         if (current != null) {
             current.ended();
-            registry.observer.released(metricsName(), key, owner, current.heldNanos());
+            registry.observer.released(metricsName(), key, current.owner, current.heldNanos());
         }
         return registry.store.forceRelease(key)
                 .onFailure().transform(failure -> storeFailure("release", failure))
@@ -189,7 +188,7 @@ final class LockHandle implements ReactiveDistributedLock {
             if (current == null || current.isLost()) {
                 return FALSE;
             }
-            return registry.store.isHeld(key, owner)
+            return registry.store.isHeld(key, current.owner)
                     .onFailure().transform(failure -> storeFailure("check", failure));
         });
     }
@@ -227,20 +226,7 @@ final class LockHandle implements ReactiveDistributedLock {
         long waitNanos = LockArguments.requireWait(wait);
         long leaseMillis = LockArguments.requireLease(lease);
         LockArguments.requireAction(action);
-        return Uni.createFrom().deferred(() -> {
-            AtomicBoolean abandoned = new AtomicBoolean();
-            return acquisition(waitNanos, leaseMillis, abandoned)
-                    .flatMap(token -> {
-                        Hold held = holdWithToken(token);
-                        if (held == null) {
-                            return Uni.createFrom().<T> failure(new CannotAcquireLockException(key, wait));
-                        }
-                        return endWhenLost(held, action)
-                                .onFailure().call(failure -> releaseAfterFailure(held, failure))
-                                .onItem().call(() -> releaseHold(held));
-                    })
-                    .onCancellation().invoke(() -> abandon(abandoned));
-        });
+        return GuardedExecution.uni(this, waitNanos, leaseMillis, wait, action);
     }
 
     @Override
@@ -258,20 +244,7 @@ final class LockHandle implements ReactiveDistributedLock {
         long waitNanos = LockArguments.requireWait(wait);
         long leaseMillis = LockArguments.requireLease(lease);
         LockArguments.requireAction(action);
-        return Multi.createFrom().deferred(() -> {
-            AtomicBoolean abandoned = new AtomicBoolean();
-            return acquisition(waitNanos, leaseMillis, abandoned)
-                    .onItem().transformToMulti(token -> {
-                        Hold held = holdWithToken(token);
-                        if (held == null) {
-                            return Multi.createFrom().<T> failure(new CannotAcquireLockException(key, wait));
-                        }
-                        return endWhenLost(held, action)
-                                .onFailure().call(failure -> releaseAfterFailure(held, failure))
-                                .onCompletion().call(() -> releaseHold(held));
-                    })
-                    .onCancellation().invoke(() -> abandon(abandoned));
-        });
+        return GuardedExecution.multi(this, waitNanos, leaseMillis, wait, action);
     }
 
     @Override
@@ -289,65 +262,38 @@ final class LockHandle implements ReactiveDistributedLock {
         return hold != null;
     }
 
-    private Hold holdWithToken(long token) {
-        Hold current = hold;
-        return token != 0L && current != null && current.token == token ? current : null;
-    }
-
     /**
-     * Records a grant from the store, and starts renewing its lease if this handle renews. Called before the grant is
-     * delivered, so that a cancellation racing the delivery finds the hold to release.
+     * Records a grant from the store as this handle's hold, and starts renewing its lease if this handle renews. A
+     * hold the handle still had is over: the store granted another acquisition, so that hold's lease had run out.
+     *
+     * @param owner the owner id of the acquisition that was granted
+     * @param token its fencing token
+     * @param leaseMillis its lease
+     * @param sentNanos when the request that was granted was sent: the lease runs at least until then plus the lease
+     * @return the new hold
      */
-    void onGranted(long token, long leaseMillis) {
+    Hold onGranted(String owner, long token, long leaseMillis, long sentNanos) {
         HandleOptions current = options;
         LockHandle renewedBy = current.renewLease() && leaseMillis != LockStore.NO_EXPIRY ? this : null;
-        Hold granted = current.type() == LockType.REENTRANT ? new ReentrantHold(token, leaseMillis, renewedBy)
-                : new Hold(token, leaseMillis, renewedBy);
+        Hold granted = current.type() == LockType.REENTRANT ? new ReentrantHold(owner, token, leaseMillis, renewedBy)
+                : new Hold(owner, token, leaseMillis, renewedBy);
         Hold previous = (Hold) HOLD.getAndSet(this, granted);
         if (previous != null) {
-            previous.ended();
+            previous.lost(new LockExpiredException(key));
         }
         if (granted.renewal != null) {
-            granted.renewal.start();
+            granted.renewal.start(sentNanos);
         }
-    }
-
-    /**
-     * Runs the action, but fails it with {@link LockExpiredException} (and cancels it) as soon as a renewal finds the
-     * lock lost. Without renewal nothing can find it lost while the action runs, so the action runs as it is.
-     */
-    private <T> Uni<T> endWhenLost(Hold held, Uni<T> action) {
-        if (held.renewal == null) {
-            return action;
-        }
-        return Uni.createFrom().emitter(emitter -> {
-            Cancellable running = action.subscribe().with(emitter::complete, emitter::fail);
-            held.end().whenComplete((ignored, lost) -> {
-                if (lost != null) {
-                    running.cancel();
-                    emitter.fail(lost);
-                }
-            });
-            emitter.onTermination(running::cancel);
-        });
-    }
-
-    private <T> Multi<T> endWhenLost(Hold held, Multi<T> action) {
-        if (held.renewal == null) {
-            return action;
-        }
-        Multi<T> lost = Multi.createFrom().completionStage(held.end()).onItem().transformToMultiAndConcatenate(
-                ignored -> Multi.createFrom().empty());
-        return Multi.createBy().merging().streams(action.onTermination().invoke(held::ended), lost);
+        return granted;
     }
 
     /**
      * Releases one entry of this hold, and the lock with the last, if this handle still has it.
      *
      * @return {@code true} when released (or entries remain); {@code false} when this handle no longer had that hold;
-     *         fails with {@link LockExpiredException} when the store no longer had it for this owner
+     *         fails with {@link LockExpiredException} when the store no longer had it for this acquisition
      */
-    private Uni<Boolean> releaseHold(Hold held) {
+    Uni<Boolean> releaseHold(Hold held) {
         if (held.leaveOneEntry()) {
             return TRUE;
         }
@@ -355,7 +301,7 @@ final class LockHandle implements ReactiveDistributedLock {
             return FALSE;
         }
         held.stopRenewal();
-        return registry.store.release(key, owner)
+        return registry.store.release(key, held.owner)
                 .onFailure().transform(failure -> storeFailure("release", failure))
                 .onTermination().invoke(() -> {
                     held.ended();
@@ -363,41 +309,19 @@ final class LockHandle implements ReactiveDistributedLock {
                 })
                 .invoke(released -> {
                     if (released) {
-                        registry.observer.released(metricsName(), key, owner, held.heldNanos());
+                        registry.observer.released(metricsName(), key, held.owner, held.heldNanos());
                     } else if (!held.isLost()) {
-                        registry.observer.leaseExpired(metricsName(), key, owner, held.heldNanos());
+                        registry.observer.leaseExpired(metricsName(), key, held.owner, held.heldNanos());
                     }
                 })
                 .flatMap(released -> released ? TRUE : Uni.createFrom().failure(new LockExpiredException(key)));
     }
 
     /**
-     * Releases after the guarded action failed: a release failure is added to the action's failure as suppressed,
-     * so the caller sees the action's own failure. When the action failed because the lock was lost, the release
-     * is expected to find it gone, and adds nothing.
+     * Releases one entry of a hold that nobody is left to be told about (the operation that took it was cancelled);
+     * a failure is logged.
      */
-    private Uni<Boolean> releaseAfterFailure(Hold held, Throwable actionFailure) {
-        return releaseHold(held)
-                .onFailure().invoke(releaseFailure -> {
-                    if (!(actionFailure instanceof LockExpiredException)) {
-                        actionFailure.addSuppressed(releaseFailure);
-                    }
-                })
-                .onFailure().recoverWithItem(Boolean.FALSE);
-    }
-
-    /**
-     * Releases the hold with this token, which nobody is left to be told about (the operation that took it was
-     * cancelled); a failure is logged.
-     */
-    void releaseQuietly(long token, String reason) {
-        Hold held = holdWithToken(token);
-        if (held != null) {
-            releaseQuietly(held, reason);
-        }
-    }
-
-    private void releaseQuietly(Hold held, String reason) {
+    void releaseQuietly(Hold held, String reason) {
         releaseHold(held).subscribe().with(
                 released -> LOG.debugf("Released lock '%s' because %s", key, reason),
                 failure -> {
@@ -408,14 +332,6 @@ final class LockHandle implements ReactiveDistributedLock {
                                 key, reason);
                     }
                 });
-    }
-
-    private void abandon(AtomicBoolean abandoned) {
-        abandoned.set(true);
-        Hold current = hold;
-        if (current != null) {
-            releaseQuietly(current, "its operation was cancelled");
-        }
     }
 
     LockException storeFailure(String operation, Throwable failure) {

@@ -20,8 +20,8 @@ final class ReentrantHold extends Hold {
 
     private volatile int entries = 1;
 
-    ReentrantHold(long token, long leaseMillis, LockHandle renewedBy) {
-        super(token, leaseMillis, renewedBy);
+    ReentrantHold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
+        super(owner, token, leaseMillis, renewedBy);
     }
 
     @Override

@@ -115,6 +115,14 @@ public interface LockStore {
     }
 
     /**
+     * An operation got no answer within {@code quarkus.lock.operation-timeout}. A store that talks over a connection
+     * should replace it: a connection that swallows traffic (a peer gone without a word, a lost route) never fails by
+     * itself, and every later operation on it would time out too. Stores without a connection do nothing.
+     */
+    default void noAnswer() {
+    }
+
+    /**
      * Checks that the store answers, for the readiness check.
      *
      * @return completes when the store answered; fails with the client's error otherwise

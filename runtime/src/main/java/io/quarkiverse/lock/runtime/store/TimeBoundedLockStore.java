@@ -2,18 +2,23 @@ package io.quarkiverse.lock.runtime.store;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.core.Vertx;
 
 /**
  * Bounds every operation of a store in time, so that a store that does not answer (a hung server, a lost network)
- * makes operations fail within {@code quarkus.lock.operation-timeout} instead of hanging. An acquire that timed out
- * may still be granted by the store afterwards; it is then taken back at once (the store's {@code takeBack}, sent
- * without waiting for it and run by the store after the acquire, releases a lock it finds held by that owner),
- * so no lock stays held by an acquisition its caller saw fail.
+ * makes operations fail within {@code quarkus.lock.operation-timeout} instead of hanging. An operation that timed out
+ * is cancelled, so nothing of it (such as a retry) runs later, and the store is told ({@link LockStore#noAnswer()}),
+ * so it can replace a connection that swallows traffic. An acquire that timed out may still be granted by the store
+ * afterwards: the acquisition takes it back by its owner id, which the store runs after the acquire.
  */
 public final class TimeBoundedLockStore implements LockStore {
+
+    private static final Cancellable TIMED_OUT = () -> {
+    };
 
     private final LockStore delegate;
     private final Duration timeout;
@@ -39,11 +44,7 @@ public final class TimeBoundedLockStore implements LockStore {
 
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
-        return bounded(delegate.tryAcquire(key, owner, leaseMillis, waiting))
-                .onFailure(StoreTimeoutException.class).invoke(() -> delegate.takeBack(key, owner)
-                        .subscribe().with(ignored -> {
-                        }, ignored -> {
-                        }));
+        return bounded(delegate.tryAcquire(key, owner, leaseMillis, waiting));
     }
 
     @Override
@@ -87,6 +88,11 @@ public final class TimeBoundedLockStore implements LockStore {
     }
 
     @Override
+    public void noAnswer() {
+        delegate.noAnswer();
+    }
+
+    @Override
     public void start() {
         delegate.start();
     }
@@ -103,18 +109,34 @@ public final class TimeBoundedLockStore implements LockStore {
 
     /**
      * Races the operation against a Vert.x timer. A timer is cancelled (and forgotten) as soon as the operation
-     * answers, so a high rate of operations keeps no pending timeouts in memory.
+     * answers, so a high rate of operations keeps no pending timeouts in memory. The operation is cancelled when the
+     * timer wins or the caller cancels, so no later step of it (a script sent again after {@code NOSCRIPT}) can run
+     * after the caller moved on.
      */
     private <T> Uni<T> bounded(Uni<T> operation) {
         return Uni.createFrom().emitter(emitter -> {
             AtomicBoolean answered = new AtomicBoolean();
+            AtomicReference<Cancellable> running = new AtomicReference<>();
             long timer = vertx.setTimer(timeoutMillis, id -> {
                 if (answered.compareAndSet(false, true)) {
+                    Cancellable call = running.getAndSet(TIMED_OUT);
+                    if (call != null) {
+                        call.cancel();
+                    }
+                    delegate.noAnswer();
                     emitter.fail(new StoreTimeoutException(timeout));
                 }
             });
-            emitter.onTermination(() -> vertx.cancelTimer(timer));
-            operation.subscribe().with(item -> {
+            emitter.onTermination(() -> {
+                vertx.cancelTimer(timer);
+                if (answered.compareAndSet(false, true)) {
+                    Cancellable call = running.getAndSet(TIMED_OUT);
+                    if (call != null) {
+                        call.cancel();
+                    }
+                }
+            });
+            Cancellable call = operation.subscribe().with(item -> {
                 if (answered.compareAndSet(false, true)) {
                     vertx.cancelTimer(timer);
                     emitter.complete(item);
@@ -125,6 +147,9 @@ public final class TimeBoundedLockStore implements LockStore {
                     emitter.fail(failure);
                 }
             });
+            if (!running.compareAndSet(null, call)) {
+                call.cancel();
+            }
         });
     }
 

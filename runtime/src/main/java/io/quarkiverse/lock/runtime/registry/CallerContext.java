@@ -1,0 +1,37 @@
+package io.quarkiverse.lock.runtime.registry;
+
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+
+/**
+ * Delivers a result on the Vert.x context its operation was started on. Store replies and release messages arrive on
+ * the client's own event loop; code after an acquisition (a {@code @Locked} body, Hibernate Reactive, OpenTelemetry)
+ * expects the request's context, so a result that arrives elsewhere is moved back there.
+ */
+final class CallerContext {
+
+    private CallerContext() {
+    }
+
+    /**
+     * @return the context of the calling thread, or {@code null} if it runs on none
+     */
+    static Context capture() {
+        return Vertx.currentContext();
+    }
+
+    /**
+     * Runs {@code delivery} now if the calling thread is on {@code context} (or there is no context to return to),
+     * otherwise on {@code context}.
+     *
+     * @param context the context captured when the operation started, or {@code null}
+     * @param delivery what to run
+     */
+    static void deliver(Context context, Runnable delivery) {
+        if (context == null || Vertx.currentContext() == context) {
+            delivery.run();
+        } else {
+            context.runOnContext(ignored -> delivery.run());
+        }
+    }
+}

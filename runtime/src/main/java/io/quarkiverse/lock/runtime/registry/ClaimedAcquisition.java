@@ -1,0 +1,115 @@
+package io.quarkiverse.lock.runtime.registry;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.operators.AbstractUni;
+import io.smallrye.mutiny.subscription.UniSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscription;
+
+/**
+ * An acquisition whose hold is given back exactly once by whoever ends its use first: the caller after its work, or
+ * a cancellation. A cancellation that reaches it after the hold arrived (a grant racing the cancel, or an operator
+ * that dropped the hold because it was cancelled at that moment) releases the hold, so a cancelled caller never leaves
+ * the lock held, whatever operators stand between it and the acquisition; and the caller's own release and the
+ * cancellation's cannot both leave an entry of a reentrant hold. It also tells the registry's observer the outcome.
+ */
+final class ClaimedAcquisition extends AbstractUni<Hold> {
+
+    private final LockHandle handle;
+    private final Uni<Hold> acquisition;
+    private final AtomicBoolean given = new AtomicBoolean();
+    private volatile Hold hold;
+
+    /**
+     * @param handle the acquiring handle
+     * @param acquisition emits the hold acquired or entered again, or {@code null} when not acquired
+     */
+    ClaimedAcquisition(LockHandle handle, Uni<Hold> acquisition) {
+        this.handle = handle;
+        this.acquisition = acquisition;
+    }
+
+    /**
+     * Gives the hold back (releases one entry of it), unless it was given back already or never arrived.
+     *
+     * @return {@code true} when released (or entries remain); {@code false} when there was nothing to give back or
+     *         this handle no longer had the hold; fails with {@code LockExpiredException} when the store no longer
+     *         had it for this acquisition
+     */
+    Uni<Boolean> giveBack() {
+        Hold current = hold;
+        if (current == null || !given.compareAndSet(false, true)) {
+            return Uni.createFrom().item(Boolean.FALSE);
+        }
+        return handle.releaseHold(current);
+    }
+
+    /**
+     * Gives the hold back as {@link #giveBack()} does, logging the outcome instead of returning it.
+     *
+     * @param reason why, for the log
+     */
+    void giveBackQuietly(String reason) {
+        Hold current = hold;
+        if (current != null && given.compareAndSet(false, true)) {
+            handle.releaseQuietly(current, reason);
+        }
+    }
+
+    @Override
+    public void subscribe(UniSubscriber<? super Hold> downstream) {
+        acquisition.subscribe().withSubscriber(new Relay(downstream));
+    }
+
+    private final class Relay implements UniSubscriber<Hold>, UniSubscription {
+
+        private static final int WAITING = 0;
+        private static final int EMITTED = 1;
+        private static final int CANCELLED = 2;
+
+        private final UniSubscriber<? super Hold> downstream;
+        private final AtomicInteger state = new AtomicInteger(WAITING);
+        private final long startNanos = System.nanoTime();
+        private volatile UniSubscription upstream;
+
+        Relay(UniSubscriber<? super Hold> downstream) {
+            this.downstream = downstream;
+        }
+
+        @Override
+        public void onSubscribe(UniSubscription subscription) {
+            upstream = subscription;
+            downstream.onSubscribe(this);
+        }
+
+        @Override
+        public void onItem(Hold item) {
+            hold = item;
+            handle.observeAcquisition(item, System.nanoTime() - startNanos);
+            if (state.compareAndSet(WAITING, EMITTED)) {
+                downstream.onItem(item);
+            } else {
+                giveBackQuietly("its operation was cancelled");
+            }
+        }
+
+        @Override
+        public void onFailure(Throwable failure) {
+            if (state.compareAndSet(WAITING, EMITTED)) {
+                downstream.onFailure(failure);
+            }
+        }
+
+        @Override
+        public void cancel() {
+            int previous = state.getAndSet(CANCELLED);
+            if (previous == WAITING) {
+                upstream.cancel();
+            } else if (previous == EMITTED) {
+                giveBackQuietly("its operation was cancelled");
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.quarkiverse.lock.runtime.registry;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import io.quarkiverse.lock.CannotAcquireLockException;
+import io.quarkiverse.lock.LockExpiredException;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
+
+/**
+ * Runs an action only while a handle holds its lock: acquires, runs the action, and gives the hold back when the
+ * action ends with an item or completion, a failure, or a cancellation, exactly once ({@link ClaimedAcquisition}). A
+ * cancelled execution gives back only what it acquired itself: an entry of a reentrant hold it entered, never a hold
+ * the handle had before.
+ */
+final class GuardedExecution {
+
+    private static final String CANCELLED = "its operation was cancelled";
+
+    private GuardedExecution() {
+    }
+
+    /**
+     * @param handle the handle
+     * @param waitNanos how long to wait for the lock
+     * @param leaseMillis the lease
+     * @param wait the wait as given, for the failure's message
+     * @param action the action
+     * @return the action's item; fails with {@link CannotAcquireLockException} when the wait ran out, with
+     *         {@link LockExpiredException} when the lock was found lost, or with the action's failure
+     */
+    static <T> Uni<T> uni(LockHandle handle, long waitNanos, long leaseMillis, Duration wait, Uni<T> action) {
+        return Uni.createFrom().deferred(() -> {
+            ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
+            return claim.flatMap(held -> {
+                if (held == null) {
+                    return Uni.createFrom().<T> failure(new CannotAcquireLockException(handle.key, wait));
+                }
+                return endWhenLost(held, action)
+                        .onFailure().call(failure -> giveBackAfterFailure(claim, failure))
+                        .onItem().call(claim::giveBack)
+                        .onCancellation().invoke(() -> claim.giveBackQuietly(CANCELLED));
+            });
+        });
+    }
+
+    /**
+     * @param handle the handle
+     * @param waitNanos how long to wait for the lock
+     * @param leaseMillis the lease
+     * @param wait the wait as given, for the failure's message
+     * @param action the action
+     * @return the action's items; fails as {@link #uni} does
+     */
+    static <T> Multi<T> multi(LockHandle handle, long waitNanos, long leaseMillis, Duration wait, Multi<T> action) {
+        return Multi.createFrom().deferred(() -> {
+            ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
+            return claim.onItem().transformToMulti(held -> {
+                if (held == null) {
+                    return Multi.createFrom().<T> failure(new CannotAcquireLockException(handle.key, wait));
+                }
+                return endWhenLost(held, action)
+                        .onFailure().call(failure -> giveBackAfterFailure(claim, failure))
+                        .onCompletion().call(claim::giveBack)
+                        .onCancellation().invoke(() -> claim.giveBackQuietly(CANCELLED));
+            });
+        });
+    }
+
+    /**
+     * Runs the action, but fails it with {@link LockExpiredException} (and cancels it) as soon as a renewal finds the
+     * lock lost. Without renewal nothing can find it lost while the action runs, so the action runs as it is.
+     */
+    private static <T> Uni<T> endWhenLost(Hold held, Uni<T> action) {
+        if (held.renewal == null) {
+            return action;
+        }
+        return Uni.createFrom().emitter(emitter -> {
+            Cancellable running = action.subscribe().with(emitter::complete, emitter::fail);
+            held.end().whenComplete((ignored, lost) -> {
+                if (lost != null) {
+                    running.cancel();
+                    emitter.fail(lost);
+                }
+            });
+            emitter.onTermination(running::cancel);
+        });
+    }
+
+    private static <T> Multi<T> endWhenLost(Hold held, Multi<T> action) {
+        if (held.renewal == null) {
+            return action;
+        }
+        CompletableFuture<Void> stop = new CompletableFuture<>();
+        held.end().whenComplete((ignored, lost) -> {
+            if (lost != null) {
+                stop.completeExceptionally(lost);
+            }
+        });
+        Multi<T> lost = Multi.createFrom().completionStage(stop).onItem().transformToMultiAndConcatenate(
+                ignored -> Multi.createFrom().empty());
+        return Multi.createBy().merging().streams(action.onTermination().invoke(() -> stop.complete(null)), lost);
+    }
+
+    /**
+     * Gives the hold back after the action failed: a release failure is added to the action's failure as suppressed,
+     * so the caller sees the action's own failure. When the action failed because the lock was lost, the release is
+     * expected to find it gone, and adds nothing.
+     */
+    private static Uni<Boolean> giveBackAfterFailure(ClaimedAcquisition claim, Throwable actionFailure) {
+        return claim.giveBack()
+                .onFailure().invoke(releaseFailure -> {
+                    if (!(actionFailure instanceof LockExpiredException)) {
+                        actionFailure.addSuppressed(releaseFailure);
+                    }
+                })
+                .onFailure().recoverWithItem(Boolean.FALSE);
+    }
+}

@@ -1,0 +1,81 @@
+package io.quarkiverse.lock.runtime.registry;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.lock.runtime.store.LockStore;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Takes back, in the store, an acquisition whose caller will never hold the lock: it gave up waiting, was cancelled,
+ * or its reply was lost, late or failed. The store may have granted it without the caller knowing, and such a grant
+ * would stay until its lease ends (for ever, for a lock acquired forever), so a take-back that fails is tried again
+ * until the store answers: with growing pauses, for as long as the grant could still be live (its lease from now; ten
+ * minutes for a lock without lease, after which an error is logged naming the key).
+ * <p>
+ * A take-back names the acquisition's own owner id, so it can never free a hold of another acquisition, and it is
+ * sent after the acquisition's own command on the same connection, or on a new connection after that one was lost,
+ * so the store runs it after the acquisition it takes back.
+ */
+final class TakeBack {
+
+    private static final Logger LOG = Logger.getLogger(TakeBack.class);
+    static final long FIRST_PAUSE_MILLIS = 100;
+    static final long LONGEST_PAUSE_MILLIS = 5_000;
+    static final long NO_EXPIRY_RETRY_MILLIS = 600_000;
+
+    private final DefaultLockRegistry registry;
+    private final String key;
+    private final String owner;
+    private final long deadlineNanos;
+    private long pauseMillis = FIRST_PAUSE_MILLIS;
+
+    private TakeBack(DefaultLockRegistry registry, String key, String owner, long leaseMillis) {
+        this.registry = registry;
+        this.key = key;
+        this.owner = owner;
+        long retryMillis = leaseMillis == LockStore.NO_EXPIRY ? NO_EXPIRY_RETRY_MILLIS : leaseMillis;
+        this.deadlineNanos = System.nanoTime() + retryMillis * 1_000_000;
+    }
+
+    /**
+     * Sends the take-back, and keeps trying in the background if it fails.
+     *
+     * @param registry the registry whose store and timers are used
+     * @param key the lock key
+     * @param owner the owner id of the acquisition taken back
+     * @param leaseMillis the lease the acquisition asked for, or {@link LockStore#NO_EXPIRY}
+     * @return completes (never fails) once the first try answered or failed, with {@code true} if the store had
+     *         granted the acquisition the lock and released it now
+     */
+    static Uni<Boolean> send(DefaultLockRegistry registry, String key, String owner, long leaseMillis) {
+        return new TakeBack(registry, key, owner, leaseMillis).attempt();
+    }
+
+    private Uni<Boolean> attempt() {
+        return registry.store.takeBack(key, owner)
+                .invoke(released -> {
+                    if (released) {
+                        LOG.debugf("Took back lock '%s', granted to an acquisition that gave up", key);
+                    }
+                })
+                .onFailure().recoverWithItem(failure -> {
+                    retryLater(failure);
+                    return Boolean.FALSE;
+                });
+    }
+
+    private void retryLater(Throwable failure) {
+        if (System.nanoTime() - deadlineNanos >= 0) {
+            LOG.errorf("Could not take back lock '%s' from an acquisition that gave up (%s); if the store granted it, "
+                    + "it stays held until its lease ends, or until an overriding handle releases it", key,
+                    failure.getMessage());
+            return;
+        }
+        LOG.debugf("Could not take back lock '%s' (%s); trying again in %d ms", key, failure.getMessage(),
+                pauseMillis);
+        long pause = pauseMillis;
+        pauseMillis = Math.min(pauseMillis * 2, LONGEST_PAUSE_MILLIS);
+        registry.vertx.setTimer(pause, id -> attempt().subscribe().with(ignored -> {
+        }));
+    }
+}
