@@ -3,19 +3,24 @@
 -- ARGV[1] the owner id, ARGV[2] the lease in ms (0: until released), ARGV[3] how long the fencing counter is
 -- kept, in ms, ARGV[4] '1' if the caller waits in line, '0' for one try, ARGV[5] how long a waiter keeps its place
 -- between two attempts, in ms
--- Returns the fencing token (> 0) when acquired, else -1 - (the holder's remaining lease in ms: 0 if the lock is
--- free but promised to an earlier waiter, 2^31 - 1 if it is held until released).
+-- Owner ids belong to one acquisition, so a lock held by ARGV[1] was granted to this very acquisition.
+-- Returns the fencing token (> 0) when acquired, else -1 - (how long until the lock may be free for this caller, in
+-- ms: the holder's remaining lease, 2^31 - 1 if it is held until released, or, if it is free but promised to an
+-- earlier waiter, how long that waiter's place still runs).
 local now = now_micros()
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] and ARGV[4] == '1' then
-  -- A release handed the lock to this waiter; its token is the last one issued.
+  -- A release handed the lock to this waiter; its token is the last one issued. Touching the counter makes this
+  -- reply a write, so a WAIT after it also covers the hand-over that another client wrote.
   local token = tonumber(redis.call('GET', KEYS[2]))
   if token then
+    redis.call('PEXPIRE', KEYS[2], ARGV[3])
     return token
   end
 end
 if not holder then
-  local head = first_in_line(KEYS[3], KEYS[4], math.floor(now / 1000))
+  local now_millis = math.floor(now / 1000)
+  local head, place = first_in_line(KEYS[3], KEYS[4], now_millis)
   if not head or head == ARGV[1] then
     local token = grant(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], now)
     if head then
@@ -24,15 +29,13 @@ if not holder then
     end
     return token
   end
+  if ARGV[4] == '1' then
+    keep_place(KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[5], now)
+  end
+  return -1 - math.max(1, tonumber(string.match(place, '^(%d+)')) - now_millis)
 end
 if ARGV[4] == '1' then
-  if not redis.call('ZSCORE', KEYS[3], ARGV[1]) then
-    redis.call('ZADD', KEYS[3], now, ARGV[1])
-  end
-  redis.call('HSET', KEYS[4], ARGV[1], string.format('%.0f', math.floor(now / 1000) + ARGV[5]) .. ':' .. ARGV[2])
-  -- A line whose waiters all vanished disappears by itself.
-  redis.call('PEXPIRE', KEYS[3], ARGV[5] * 2)
-  redis.call('PEXPIRE', KEYS[4], ARGV[5] * 2)
+  keep_place(KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[5], now)
 end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl == -1 then

@@ -2,6 +2,11 @@
 -- A lock's keys: the lock (its value the owner id, its expiry the lease), its fencing counter, its line of waiters
 -- (a sorted set of owner ids by arrival) and their places (a hash: owner id -> 'deadline_ms:lease_ms').
 
+-- Scripts read TIME and then write: Redis before 5 needs effects replication asked for (later versions always use it).
+if redis.replicate_commands then
+  redis.replicate_commands()
+end
+
 local function now_micros()
   local time = redis.call('TIME')
   return tonumber(time[1]) * 1000000 + tonumber(time[2])
@@ -22,6 +27,16 @@ local function first_in_line(line, places, now_millis)
     head = redis.call('ZRANGE', line, 0, 0)[1]
   end
   return nil
+end
+
+-- Puts owner in line, or keeps its place, for place_ms more; the line of waiters that all vanished disappears by itself.
+local function keep_place(line, places, owner, lease, place_ms, now)
+  if not redis.call('ZSCORE', line, owner) then
+    redis.call('ZADD', line, now, owner)
+  end
+  redis.call('HSET', places, owner, string.format('%.0f', math.floor(now / 1000) + place_ms) .. ':' .. lease)
+  redis.call('PEXPIRE', line, place_ms * 2)
+  redis.call('PEXPIRE', places, place_ms * 2)
 end
 
 -- Gives the lock to owner for lease ms (0: until released) and returns its fencing token: at least the

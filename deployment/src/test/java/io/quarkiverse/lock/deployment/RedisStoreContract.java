@@ -9,6 +9,7 @@ import io.quarkiverse.lock.contract.LockContract;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.store.redis.RedisKeys;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
 import io.quarkiverse.lock.runtime.wait.WaitStrategy;
 import io.vertx.core.Vertx;
@@ -58,6 +59,6 @@ abstract class RedisStoreContract extends LockContract {
      * @return the Redis key of that lock
      */
     protected String redisKey(String key) {
-        return settings.keyPrefix() + "{" + key + "}";
+        return RedisKeys.of(settings.keyPrefix(), key).lock();
     }
 }

@@ -9,6 +9,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -257,6 +259,135 @@ public abstract class LockContract {
         }
         ReactiveDistributedLock third = registry().obtain(key);
         eventually(() -> await(third.acquireOnce()));
+    }
+
+    @Test
+    void twoWaitingAcquisitionsOfOneHandleRunTheirSectionsOneAfterTheOther() throws Exception {
+        String key = newKey("one-handle-twice");
+        ReactiveDistributedLock blocker = registry().obtain(key);
+        assertThat(await(blocker.acquireOnce())).isTrue();
+        ReactiveDistributedLock handle = registry().obtain(key);
+        Overlap overlap = new Overlap();
+        Section first = new Section();
+        Section second = new Section();
+        CompletableFuture<String> firstDone = handle.acquireAndExecute(Duration.ofSeconds(20),
+                overlap.guard(first.run("first"))).subscribeAsCompletionStage();
+        CompletableFuture<String> secondDone = handle.acquireAndExecute(Duration.ofSeconds(20),
+                overlap.guard(second.run("second"))).subscribeAsCompletionStage();
+        assertThat(await(blocker.release())).isTrue();
+
+        Section running = Section.firstToStart(first, second);
+        Section waiting = running == first ? second : first;
+        Thread.sleep(300);
+        assertThat(waiting.started.getCount()).as("the other section waits for the first").isEqualTo(1);
+        running.finish();
+        assertThat(waiting.started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(await(registry().obtain(key).acquireOnce())).as("the second section holds the lock").isFalse();
+        waiting.finish();
+
+        assertThat(firstDone.get(10, TimeUnit.SECONDS)).isEqualTo("first");
+        assertThat(secondDone.get(10, TimeUnit.SECONDS)).isEqualTo("second");
+        assertThat(overlap.max()).isEqualTo(1);
+        ReactiveDistributedLock other = registry().obtain(key);
+        eventually(() -> await(other.acquireOnce()));
+    }
+
+    @Test
+    void cancellingAnExecutionThatNeverGotTheLockKeepsTheHoldTheHandleHad() throws InterruptedException {
+        String key = newKey("cancel-keeps-hold");
+        ReactiveDistributedLock single = registry().obtain(key);
+        assertThat(await(single.acquireOnce())).isTrue();
+        single.acquireAndExecute(Duration.ofSeconds(5), Uni.createFrom().item("never")).subscribe().with(ignored -> {
+        }, ignored -> {
+        }).cancel();
+        Thread.sleep(200);
+        assertThat(await(registry().obtain(key).acquireOnce())).as("the handle's own hold is kept").isFalse();
+        assertThat(await(single.release())).isTrue();
+
+        ReactiveDistributedLock reentrant = registry().obtain(key, LockType.REENTRANT);
+        assertThat(await(reentrant.acquireOnce())).isTrue();
+        reentrant.acquireAndExecute(Duration.ZERO, Uni.createFrom().<String> nothing()).subscribe().with(ignored -> {
+        }).cancel();
+        Thread.sleep(200);
+        assertThat(await(registry().obtain(key).acquireOnce())).as("the outer section's hold is kept").isFalse();
+        assertThat(await(reentrant.release())).as("the outer entry").isTrue();
+        assertThat(await(reentrant.release())).as("no entry of the cancelled section is left").isFalse();
+        ReactiveDistributedLock other = registry().obtain(key);
+        eventually(() -> await(other.acquireOnce()));
+    }
+
+    @Test
+    void cancelledOverridingExecutionsLeaveNothingHeld() {
+        String key = newKey("cancel-override");
+        for (int i = 0; i < 20; i++) {
+            registry().obtain(key, LockType.OVERRIDING)
+                    .acquireAndExecute(Duration.ZERO, Duration.ofMinutes(5), Uni.createFrom().<String> nothing())
+                    .subscribe().with(ignored -> {
+                    }).cancel();
+        }
+        ReactiveDistributedLock other = registry().obtain(key);
+        eventually(() -> await(other.acquireOnce()));
+        assertThat(await(other.release())).isTrue();
+    }
+
+    @Test
+    void anInterruptedBlockingAcquisitionIsAbandonedAndNeverHoldsTheLockLater() throws InterruptedException {
+        String key = newKey("interrupted");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquireOnce())).isTrue();
+        DistributedLock blocking = registry().obtainBlocking(key).withLeaseRenewal(true);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        AtomicReference<Boolean> stillInterrupted = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        Thread waiter = new Thread(() -> {
+            try {
+                blocking.acquire(Duration.ofSeconds(10), Duration.ofSeconds(1));
+            } catch (RuntimeException e) {
+                thrown.set(e);
+            } finally {
+                stillInterrupted.set(Thread.currentThread().isInterrupted());
+                done.countDown();
+            }
+        });
+        waiter.start();
+        Thread.sleep(300);
+        waiter.interrupt();
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(thrown.get()).isInstanceOf(CompletionException.class).hasCauseInstanceOf(InterruptedException.class);
+        assertThat(stillInterrupted.get()).isTrue();
+
+        assertThat(await(holder.release())).isTrue();
+        ReactiveDistributedLock third = registry().obtain(key);
+        eventually(() -> await(third.acquireOnce()));
+        assertThat(blocking.isAcquired()).isFalse();
+        assertThat(await(third.release())).isTrue();
+    }
+
+    @Test
+    void anInterruptedThreadStillReleasesItsLockAndKeepsItsInterruptStatus() {
+        String key = newKey("interrupted-release");
+        DistributedLock lock = registry().obtainBlocking(key);
+        assertThat(lock.acquireOnce()).isTrue();
+        Thread.currentThread().interrupt();
+        boolean released;
+        try {
+            released = lock.release();
+        } finally {
+            assertThat(Thread.interrupted()).as("the interrupt status is kept").isTrue();
+        }
+        assertThat(released).isTrue();
+
+        String result;
+        try {
+            result = registry().obtainBlocking(key).acquireAndExecute(() -> {
+                Thread.currentThread().interrupt();
+                return "done";
+            });
+        } finally {
+            assertThat(Thread.interrupted()).as("the interrupt status is kept").isTrue();
+        }
+        assertThat(result).isEqualTo("done");
+        assertThat(await(registry().obtain(key).acquireOnce())).as("both sections released the lock").isTrue();
     }
 
     @Test
@@ -901,6 +1032,35 @@ public abstract class LockContract {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
+        }
+    }
+
+    /** A guarded action that signals its start and ends when told to. */
+    private static final class Section {
+
+        final CountDownLatch started = new CountDownLatch(1);
+        private final CompletableFuture<Void> end = new CompletableFuture<>();
+
+        Uni<String> run(String result) {
+            return Uni.createFrom().completionStage(end).onSubscription().invoke(started::countDown)
+                    .replaceWith(result);
+        }
+
+        void finish() {
+            end.complete(null);
+        }
+
+        static Section firstToStart(Section a, Section b) throws InterruptedException {
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (System.nanoTime() < deadline) {
+                if (a.started.await(10, TimeUnit.MILLISECONDS)) {
+                    return a;
+                }
+                if (b.started.getCount() == 0) {
+                    return b;
+                }
+            }
+            throw new AssertionError("neither section started within " + TIMEOUT);
         }
     }
 

@@ -1,9 +1,11 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
+import java.util.ArrayDeque;
+
 import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.vertx.UniHelper;
+import io.smallrye.mutiny.subscription.UniEmitter;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
@@ -15,13 +17,24 @@ import io.vertx.redis.client.Response;
  * connection, so a burst of lock operations cannot exhaust the client's pool, and many commands share each round
  * trip. The connection is opened on first use and opened again on the next command after it is lost; commands in
  * flight when it is lost fail, and the caller sees a {@code LockException}.
+ * <p>
+ * At most {@link #MAX_IN_FLIGHT} commands are in flight at once, well below the client's own limit on unanswered
+ * commands per connection ({@code quarkus.redis.max-waiting-handlers}, 2048 by default, past which it refuses commands
+ * with "Redis waiting queue is full"); later commands wait here, in order, and one whose caller gave up meanwhile is
+ * never sent. So a burst of any size is served, in the order it came. A connection that leaves a command unanswered
+ * for the operation timeout ({@link #noAnswer()}) is closed and replaced: one that swallows traffic never fails by
+ * itself.
  */
 final class RedisChannel {
 
+    /** Commands in flight at most; below the client's default limit of 2048, which users may lower. */
+    static final int MAX_IN_FLIGHT = 1000;
     private static final Logger LOG = Logger.getLogger(RedisChannel.class);
 
     private final Redis redis;
+    private final ArrayDeque<Queued> queued = new ArrayDeque<>();
     private Future<RedisConnection> connection;
+    private int inFlight;
 
     /**
      * @param redis the client whose configuration (hosts, credentials, TLS) the connection uses
@@ -32,10 +45,52 @@ final class RedisChannel {
 
     /**
      * @param request the command
-     * @return its reply
+     * @return its reply; cancelling before the command was sent keeps it from being sent
      */
     Uni<Response> send(Request request) {
-        return UniHelper.toUni(connection().compose(conn -> conn.send(request)));
+        return Uni.createFrom().emitter(emitter -> {
+            boolean now;
+            synchronized (this) {
+                now = queued.isEmpty() && inFlight < MAX_IN_FLIGHT;
+                if (now) {
+                    inFlight++;
+                } else {
+                    Queued waiting = new Queued(request, emitter);
+                    emitter.onTermination(waiting::end);
+                    queued.addLast(waiting);
+                }
+            }
+            if (now) {
+                dispatch(request, emitter);
+            }
+        });
+    }
+
+    private void dispatch(Request request, UniEmitter<? super Response> emitter) {
+        connection().compose(conn -> conn.send(request)).onComplete(reply -> {
+            sendQueued();
+            if (reply.succeeded()) {
+                emitter.complete(reply.result());
+            } else {
+                emitter.fail(reply.cause());
+            }
+        });
+    }
+
+    /** One command answered: the next waiting one, if any, takes its place. */
+    private void sendQueued() {
+        Queued next;
+        synchronized (this) {
+            next = queued.pollFirst();
+            while (next != null && next.ended) {
+                next = queued.pollFirst();
+            }
+            if (next == null) {
+                inFlight--;
+                return;
+            }
+        }
+        dispatch(next.request, next.emitter);
     }
 
     private synchronized Future<RedisConnection> connection() {
@@ -61,6 +116,21 @@ final class RedisChannel {
     }
 
     /**
+     * A command got no answer within the operation timeout: the connection is closed (failing what is in flight on
+     * it) and the next command opens a new one.
+     */
+    void noAnswer() {
+        Future<RedisConnection> current;
+        synchronized (this) {
+            current = connection;
+        }
+        if (current != null && current.succeeded()) {
+            LOG.debugf("A lock command got no answer from Redis in time; the connection is replaced");
+            lost(current.result(), "no answer in time");
+        }
+    }
+
+    /**
      * Closes the connection.
      */
     synchronized void close() {
@@ -68,5 +138,22 @@ final class RedisChannel {
             connection.result().close();
         }
         connection = null;
+    }
+
+    /** A command waiting for its turn; ended before its turn only if its caller cancelled it. */
+    private static final class Queued {
+
+        final Request request;
+        final UniEmitter<? super Response> emitter;
+        volatile boolean ended;
+
+        Queued(Request request, UniEmitter<? super Response> emitter) {
+            this.request = request;
+            this.emitter = emitter;
+        }
+
+        void end() {
+            ended = true;
+        }
     }
 }

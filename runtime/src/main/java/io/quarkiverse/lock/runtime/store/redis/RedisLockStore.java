@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
+import org.jboss.logging.Logger;
+
 import io.quarkiverse.lock.runtime.store.AcquireResult;
 import io.quarkiverse.lock.runtime.store.LockStore;
 import io.quarkiverse.lock.runtime.store.ReleaseListener;
@@ -14,17 +16,21 @@ import io.vertx.redis.client.Response;
  * A store on Redis: one key per held lock, written and deleted by Lua scripts so each operation is one atomic round
  * trip. All its commands share one pipelined connection ({@link RedisChannel}).
  * <p>
- * A lock {@code k} lives at {@code <prefix>{k}} (value: the owner id, with the lease as the key's expiry) and its
- * fencing counter at {@code <prefix>{k}:fence}. Both carry the hash tag {@code {k}}, so they sit in one slot on Redis
- * Cluster (see {@link #lockKey(String)} for keys containing '}'). A release is announced on the pub/sub channel
- * {@code <prefix>released} with the lock's name; classic pub/sub reaches every node of a cluster. Waiting instances
- * stand in a line ({@code <prefix>{k}:line}, a sorted set by arrival, and {@code <prefix>{k}:places}, when each
- * waiter's place lapses, and the lease it asks for): a free lock goes to the first in line, so no instance starves,
- * and a release hands it straight to that waiter, whose instance learns it from the channel without asking again.
- * Both keys exist only while someone waits. The counter outlives a release for the configured fencing retention, then expires: a released key costs
- * one small string for that long, and nothing after.
+ * A lock's Redis keys are described in {@link RedisKeys}: the lock (value: the owner id of the acquisition that holds
+ * it, with the lease as the key's expiry), its fencing counter, and its line of waiting instances (a sorted set by
+ * arrival, and each waiter's place: when it lapses, and the lease it asks for), all in one hash slot. A free lock goes
+ * to the first in line, so no instance starves, and a release hands it straight to that waiter, whose instance learns
+ * it from the pub/sub channel {@code <prefix>released} (classic pub/sub reaches every node of a cluster) without
+ * asking again. The line exists only while someone waits. The counter outlives a release for the configured fencing
+ * retention, then expires: a released key costs one small string for that long, and nothing after.
+ * <p>
+ * When acquisitions must reach replicas ({@code quarkus.lock.redis.wait-replicas}), a hand-over message only wakes the
+ * waiter, which then asks the store and waits for the replicas like any other acquisition; so no acquisition counts
+ * before the replicas have it.
  */
 public final class RedisLockStore implements LockStore {
+
+    private static final Logger LOG = Logger.getLogger(RedisLockStore.class);
 
     /**
      * Where the Lua scripts are, as a classpath resource folder; native images must include it. A compile-time
@@ -96,8 +102,8 @@ public final class RedisLockStore implements LockStore {
 
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
-        String lockKey = lockKey(key);
-        return ACQUIRE.run(channel, 4, lockKey, fenceKey(lockKey), lineKey(lockKey), placesKey(lockKey), owner,
+        RedisKeys keys = keys(key);
+        return ACQUIRE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
                 Long.toString(leaseMillis), fencingRetentionMillis, waiting ? IN_LINE : ONE_TRY, PLACE_MILLIS)
                 .map(RedisLockStore::toAcquireResult)
                 .plug(granted -> acknowledged(key, owner, granted));
@@ -137,42 +143,92 @@ public final class RedisLockStore implements LockStore {
 
     @Override
     public Uni<Boolean> takeBack(String key, String owner) {
-        String lockKey = lockKey(key);
-        return LEAVE.run(channel, 4, lockKey, fenceKey(lockKey), lineKey(lockKey), placesKey(lockKey), owner,
+        RedisKeys keys = keys(key);
+        return LEAVE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
                 releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> release(String key, String owner) {
-        String lockKey = lockKey(key);
-        return RELEASE.run(channel, 4, lockKey, fenceKey(lockKey), lineKey(lockKey), placesKey(lockKey), owner,
+        RedisKeys keys = keys(key);
+        return RELEASE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
                 releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
-        String lockKey = lockKey(key);
-        return TAKE_OVER.run(channel, 2, lockKey, fenceKey(lockKey), owner, Long.toString(leaseMillis),
+        RedisKeys keys = keys(key);
+        return TAKE_OVER.run(channel, 2, keys.lock(), keys.fence(), owner, Long.toString(leaseMillis),
                 fencingRetentionMillis).map(token -> AcquireResult.acquired(token.toLong()))
                 .plug(granted -> acknowledged(key, owner, granted));
     }
 
     @Override
     public Uni<Boolean> forceRelease(String key) {
-        String lockKey = lockKey(key);
-        return FORCE_RELEASE.run(channel, 4, lockKey, fenceKey(lockKey), lineKey(lockKey), placesKey(lockKey),
+        RedisKeys keys = keys(key);
+        return FORCE_RELEASE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(),
                 releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-        return RENEW.run(channel, 1, lockKey(key), owner, Long.toString(leaseMillis)).map(RedisLockStore::isOne);
+        return RENEW.run(channel, 1, keys(key).lock(), owner, Long.toString(leaseMillis)).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        return channel.send(Request.cmd(Command.GET).arg(lockKey(key)))
+        return channel.send(Request.cmd(Command.GET).arg(keys(key).lock()))
                 .map(value -> value != null && owner.equals(value.toString()));
+    }
+
+    /**
+     * Checks, where the server allows {@code CONFIG GET}, that it never evicts keys: a server with a memory limit and
+     * an eviction policy may drop a lock's key before its lease ends, and then grant the lock to a second holder.
+     */
+    @Override
+    public void start() {
+        channel.send(Request.cmd(Command.CONFIG).arg("GET").arg("maxmemory*")).subscribe().with(
+                reply -> {
+                    String problem = evictionProblem(reply);
+                    if (problem != null) {
+                        LOG.error(problem);
+                    }
+                },
+                failure -> LOG.debugf("Could not read the Redis eviction policy (%s); make sure it is noeviction",
+                        failure.getMessage()));
+    }
+
+    /**
+     * @param reply the reply to {@code CONFIG GET maxmemory*}, as a map (RESP3) or a flat list of names and values
+     * @return what is wrong with the server's eviction settings for locks, or {@code null} if nothing
+     */
+    static String evictionProblem(Response reply) {
+        String limit = configValue(reply, "maxmemory");
+        String policy = configValue(reply, "maxmemory-policy");
+        if (limit == null || policy == null || "0".equals(limit) || "noeviction".equals(policy)) {
+            return null;
+        }
+        return "Redis evicts keys when it reaches its memory limit (maxmemory " + limit + ", maxmemory-policy "
+                + policy + "): it may drop a held lock before its lease ends and grant it to a second holder. Set "
+                + "maxmemory-policy noeviction on the server that keeps the locks.";
+    }
+
+    private static String configValue(Response reply, String name) {
+        if (reply.getKeys() != null && !reply.getKeys().isEmpty()) {
+            Response value = reply.get(name);
+            return value == null ? null : value.toString();
+        }
+        for (int i = 0; i + 1 < reply.size(); i += 2) {
+            if (name.equals(reply.get(i).toString())) {
+                return reply.get(i + 1).toString();
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void noAnswer() {
+        channel.noAnswer();
     }
 
     @Override
@@ -193,8 +249,9 @@ public final class RedisLockStore implements LockStore {
         if (releaseChannel.isEmpty()) {
             return LockStore.super.watchReleases(listener);
         }
+        boolean wakeOnly = replicas.replicas() > 0;
         RedisReleaseSubscriber subscriber = new RedisReleaseSubscriber(vertx, redis, releaseChannel,
-                message -> dispatch(message, listener), listener::mayHaveMissed);
+                message -> dispatch(message, listener, wakeOnly), listener::mayHaveMissed);
         subscriber.start();
         return subscriber;
     }
@@ -217,56 +274,32 @@ public final class RedisLockStore implements LockStore {
     /**
      * Reads a message of the release channel: {@code G <owner> <token> <name>} for a hand-over, {@code R <name>} for
      * a plain release. The name comes last, so it may contain anything.
+     *
+     * @param message the message
+     * @param listener told of it
+     * @param wakeOnly {@code true} to report a hand-over as a plain release, so the waiter asks the store itself
      */
-    static void dispatch(String message, ReleaseListener listener) {
+    static void dispatch(String message, ReleaseListener listener, boolean wakeOnly) {
         if (message.startsWith("R ")) {
             listener.released(message.substring(2));
         } else if (message.startsWith("G ")) {
             int ownerEnd = message.indexOf(' ', 2);
             int tokenEnd = ownerEnd < 0 ? -1 : message.indexOf(' ', ownerEnd + 1);
-            if (tokenEnd > 0) {
-                listener.handedOver(message.substring(tokenEnd + 1), message.substring(2, ownerEnd),
+            if (tokenEnd < 0) {
+                return;
+            }
+            String name = message.substring(tokenEnd + 1);
+            if (wakeOnly) {
+                listener.released(name);
+            } else {
+                listener.handedOver(name, message.substring(2, ownerEnd),
                         Long.parseLong(message.substring(ownerEnd + 1, tokenEnd)));
             }
         }
     }
 
-    /**
-     * Returns the Redis key of a lock. Its hash tag is the lock key itself; a key containing '}' cannot be its own
-     * tag (Redis ends the tag at the first '}'), so it gets a tag made of its hash code and follows it in full.
-     *
-     * @param key a lock key
-     * @return the Redis key holding that lock
-     */
-    String lockKey(String key) {
-        if (key.indexOf('}') < 0) {
-            return keyPrefix + '{' + key + '}';
-        }
-        return keyPrefix + "{#" + Integer.toHexString(key.hashCode()) + '}' + key;
-    }
-
-    /**
-     * @param lockKey the Redis key of a lock
-     * @return the Redis key of its fencing counter, in the same hash slot
-     */
-    static String fenceKey(String lockKey) {
-        return lockKey + ":fence";
-    }
-
-    /**
-     * @param lockKey the Redis key of a lock
-     * @return the Redis key of its line of waiters, in the same hash slot
-     */
-    static String lineKey(String lockKey) {
-        return lockKey + ":line";
-    }
-
-    /**
-     * @param lockKey the Redis key of a lock
-     * @return the Redis key of its waiters' place deadlines, in the same hash slot
-     */
-    static String placesKey(String lockKey) {
-        return lockKey + ":places";
+    RedisKeys keys(String key) {
+        return RedisKeys.of(keyPrefix, key);
     }
 
     private static AcquireResult toAcquireResult(Response reply) {

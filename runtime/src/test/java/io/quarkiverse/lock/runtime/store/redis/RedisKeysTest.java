@@ -2,35 +2,52 @@ package io.quarkiverse.lock.runtime.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A lock key and its fencing counter always share one Redis Cluster hash slot, whatever braces the lock key holds,
- * and distinct lock keys never share a Redis key.
+ * A lock's Redis keys always share one Redis Cluster hash slot, whatever braces the lock key holds, and distinct lock
+ * keys never share a Redis key, not even keys whose hash codes collide.
  */
 class RedisKeysTest {
-
-    private final RedisLockStore store = new RedisLockStore(null, null, "lock:", 1000, false);
 
     @ParameterizedTest
     @ValueSource(strings = { "order-1", "a}b", "}leading", "trailing}", "{tag}", "{}", "x{y", "{{}}", "日本語",
             "with space", "a:b:c" })
-    void aLockKeyAndItsFencingCounterShareAHashTag(String key) {
-        String lockKey = store.lockKey(key);
-        assertThat(lockKey).startsWith("lock:");
-        String tag = hashTag(lockKey);
+    void aLocksKeysShareAHashTag(String key) {
+        RedisKeys keys = RedisKeys.of("lock:", key);
+        assertThat(keys.lock()).startsWith("lock:");
+        String tag = hashTag(keys.lock());
         assertThat(tag).as("a non-empty hash tag").isNotEmpty();
-        assertThat(hashTag(RedisLockStore.fenceKey(lockKey))).isEqualTo(tag);
+        assertThat(List.of(hashTag(keys.fence()), hashTag(keys.line()), hashTag(keys.places())))
+                .containsOnly(tag);
+    }
+
+    @Test
+    void keysWhoseHashCodesCollideNeverShareARedisKey() {
+        String key = "a}e6xt16w7kycn";
+        String other = key + ":line";
+        assertThat(key.hashCode()).as("the two keys' hash codes collide").isEqualTo(other.hashCode());
+        List<String> all = new ArrayList<>();
+        for (String k : List.of(key, other, "#" + Integer.toHexString(key.hashCode()), "}", "x}}", "a}b")) {
+            RedisKeys keys = RedisKeys.of("lock:", k);
+            all.addAll(List.of(keys.lock(), keys.fence(), keys.line(), keys.places()));
+        }
+        assertThat(new HashSet<>(all)).hasSameSizeAs(all);
     }
 
     @ParameterizedTest
     @ValueSource(strings = { "a}b", "}", "x}}" })
-    void keysWithClosingBracesStayDistinctFromEveryOtherKey(String key) {
-        String lockKey = store.lockKey(key);
-        assertThat(lockKey).endsWith(key);
-        String tagContent = hashTag(lockKey);
-        assertThat(store.lockKey(tagContent)).isNotEqualTo(lockKey);
+    void keysWithClosingBracesEndWithTheWholeKeyAfterTheirRole(String key) {
+        RedisKeys keys = RedisKeys.of("lock:", key);
+        assertThat(keys.lock()).endsWith("}lock:" + key);
+        assertThat(keys.fence()).endsWith("}fence:" + key);
+        assertThat(RedisKeys.of("lock:", hashTag(keys.lock())).lock()).isNotEqualTo(keys.lock());
     }
 
     /** The part of a key Redis Cluster hashes, by the rule of the Redis Cluster specification. */

@@ -34,23 +34,30 @@ class ReleaseMessagesTest {
 
     @Test
     void aPlainReleaseNamesTheLock() {
-        RedisLockStore.dispatch("R order-1", listener);
-        RedisLockStore.dispatch("R with spaces and\nnewlines {}", listener);
+        RedisLockStore.dispatch("R order-1", listener, false);
+        RedisLockStore.dispatch("R with spaces and\nnewlines {}", listener, false);
 
         assertThat(events).containsExactly("released[order-1]", "released[with spaces and\nnewlines {}]");
     }
 
     @Test
     void aHandOverNamesTheLockTheNewOwnerAndItsToken() {
-        RedisLockStore.dispatch("G Zm9vYmFyYmF6cXV4cXV1eA 1795979991245226 order 1 G x", listener);
+        RedisLockStore.dispatch("G Zm9vYmFyYmF6cXV4cXV1eA 1795979991245226 order 1 G x", listener, false);
 
         assertThat(events).containsExactly("handedOver[order 1 G x|Zm9vYmFyYmF6cXV4cXV1eA|1795979991245226]");
     }
 
     @Test
+    void whenReplicasMustAcknowledgeAHandOverOnlyWakesTheWaiterSoItAsksTheStore() {
+        RedisLockStore.dispatch("G Zm9vYmFyYmF6cXV4cXV1eA.1 1795979991245226 order 1", listener, true);
+
+        assertThat(events).containsExactly("released[order 1]");
+    }
+
+    @Test
     void unknownMessagesAreIgnored() {
-        RedisLockStore.dispatch("X something", listener);
-        RedisLockStore.dispatch("G incomplete", listener);
+        RedisLockStore.dispatch("X something", listener, false);
+        RedisLockStore.dispatch("G incomplete", listener, false);
 
         assertThat(events).isEmpty();
     }
