@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
@@ -21,7 +23,7 @@ import io.quarkus.test.QuarkusUnitTest;
 /**
  * With {@code quarkus.lock.redis.wait-replicas=1}, an acquisition counts only once a replica has it: the replica
  * holds the lock when the acquisition returns; without a replica to acknowledge, the acquisition fails with a
- * {@code LockException} and leaves nothing held on the primary.
+ * {@code LockException} and leaves nothing held on the primary; the same holds for a lock handed over by a release.
  */
 class RedisReplicaAcknowledgementTest {
 
@@ -66,6 +68,38 @@ class RedisReplicaAcknowledgementTest {
         assertThat(primary().send("EXISTS lock:{" + unreplicated + "}")).as("released again").isEqualTo(":0");
     }
 
+    @Test
+    void aHandOverCountsOnlyOnceTheReplicaHasIt() throws Exception {
+        RedisServer replica = RedisServer.ownedBy(FrozenReplica.class, "--replicaof", "127.0.0.1",
+                Integer.toString(primary().port()));
+        try {
+            awaitReplicaInSync();
+            String key = "handed-over-" + UUID.randomUUID();
+            ReactiveDistributedLock holder = locks.obtain(key);
+            assertThat(holder.acquireOnce().await().atMost(TIMEOUT)).isTrue();
+            CompletableFuture<Boolean> waiting = locks.obtain(key).acquire(Duration.ofSeconds(5))
+                    .subscribeAsCompletionStage();
+            Thread.sleep(200);
+            signal(replica, "-STOP");
+            try {
+                assertThat(holder.release().await().atMost(TIMEOUT)).isTrue();
+                assertThatThrownBy(() -> waiting.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(LockException.class)
+                        .hasMessageContaining("0 of the 1 replicas");
+            } finally {
+                signal(replica, "-CONT");
+            }
+            assertThat(primary().send("EXISTS lock:{" + key + "}")).as("released again").isEqualTo(":0");
+        } finally {
+            replica.shutdown();
+        }
+    }
+
+    private static void signal(RedisServer server, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", signal, Long.toString(server.pid())).inheritIO().start();
+        assertThat(kill.waitFor()).isZero();
+    }
+
     private static void awaitReplicaInSync() throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (!":1".equals(primary().send("WAIT 1 100"))) {
@@ -76,5 +110,9 @@ class RedisReplicaAcknowledgementTest {
 
     /** Owns the replica's server. */
     private static final class RedisReplica {
+    }
+
+    /** Owns the server of the replica that a test freezes. */
+    private static final class FrozenReplica {
     }
 }

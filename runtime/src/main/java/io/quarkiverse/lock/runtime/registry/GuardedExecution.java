@@ -106,16 +106,16 @@ final class GuardedExecution {
 
     /**
      * Gives the hold back after the action failed: a release failure is added to the action's failure as suppressed,
-     * so the caller sees the action's own failure. When the action failed because the lock was lost, the release is
-     * expected to find it gone, and adds nothing.
+     * so the caller sees the action's own failure. When the action failed because the lock was lost, the caller is
+     * told at once: the release is expected to find the lock gone (or the store unreachable) and is not waited for.
      */
     private static Uni<Boolean> giveBackAfterFailure(ClaimedAcquisition claim, Throwable actionFailure) {
+        if (actionFailure instanceof LockExpiredException) {
+            claim.giveBackQuietly("its lease was found lost");
+            return Uni.createFrom().item(Boolean.FALSE);
+        }
         return claim.giveBack()
-                .onFailure().invoke(releaseFailure -> {
-                    if (!(actionFailure instanceof LockExpiredException)) {
-                        actionFailure.addSuppressed(releaseFailure);
-                    }
-                })
+                .onFailure().invoke(actionFailure::addSuppressed)
                 .onFailure().recoverWithItem(Boolean.FALSE);
     }
 }
