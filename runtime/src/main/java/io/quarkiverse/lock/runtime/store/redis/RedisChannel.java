@@ -11,6 +11,7 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
+import io.vertx.redis.client.impl.PooledRedisConnection;
 
 /**
  * One connection that carries all lock commands of the application, pipelined: commands do not queue for a pooled
@@ -126,7 +127,19 @@ final class RedisChannel {
         }
         if (current != null && current.succeeded()) {
             LOG.debugf("A lock command got no answer from Redis in time; the connection is replaced");
-            lost(current.result(), "no answer in time");
+            RedisConnection conn = current.result();
+            lost(conn, "no answer in time");
+            discard(conn);
+        }
+    }
+
+    /**
+     * Closes the socket itself: closing a connection of the client's pool only returns it to the pool, where the next
+     * connect would find the same silent socket again; a closed socket is dropped from the pool.
+     */
+    private static void discard(RedisConnection conn) {
+        if (conn instanceof PooledRedisConnection pooled) {
+            pooled.actual().forceClose();
         }
     }
 

@@ -1,0 +1,168 @@
+package io.quarkiverse.lock.runtime.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.lock.LockException;
+import io.quarkiverse.lock.LockType;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.local.LocalLockStates;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
+import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.test.proxy.Exchange;
+import io.quarkiverse.lock.test.proxy.Fault;
+import io.quarkiverse.lock.test.proxy.FaultProxy;
+import io.quarkiverse.lock.test.proxy.WireProtocol;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
+
+/**
+ * Faults between the client and a real redis-server, injected by a proxy: a reply lost after the server granted, a
+ * connection that silently swallows traffic, and a {@code NOSCRIPT} reply that arrives after its acquisition timed
+ * out. After each, no lock stays held that no handle tracks, and the locks work again.
+ */
+class RedisFaultTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(1);
+
+    private RedisServer server;
+    private FaultProxy proxy;
+    private Vertx vertx;
+    private DefaultLockRegistry registry;
+
+    @BeforeEach
+    void start() {
+        server = RedisServer.start();
+        proxy = FaultProxy.start("127.0.0.1", server.port(), WireProtocol.REDIS);
+        vertx = Vertx.vertx();
+        Redis redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(proxy.redisUri()));
+        LockSettings settings = new LockSettings(Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(1),
+                "lock:", false, OPERATION_TIMEOUT);
+        registry = new DefaultLockRegistry(new RedisLockStore(vertx, redis, "lock:", Duration.ofHours(1).toMillis(),
+                true), settings, new BackoffWaitStrategy(vertx), new LocalLockStates(), vertx);
+        registry.start();
+        for (LockType type : LockType.values()) {
+            ReactiveDistributedLock warmUp = registry.obtain("warm-up", type);
+            assertThat(await(warmUp.acquireOnce())).as("scripts loaded").isTrue();
+            assertThat(await(warmUp.release())).isTrue();
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        registry.close();
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+        proxy.close();
+        server.close();
+    }
+
+    @Test
+    void aLockAcquiredForeverWhoseReplyIsLostIsTakenBack() {
+        String key = "lost-forever-" + UUID.randomUUID();
+        cutAtTheFirstGrantOf(key);
+        assertThatThrownBy(() -> await(registry.obtain(key).acquireForever())).isInstanceOf(LockException.class);
+        proxy.clearRules();
+        assertThat(proxy.counts().cuts()).isEqualTo(1);
+        assertAcquirableSoon(key);
+    }
+
+    @Test
+    void anOverridingAcquisitionWhoseReplyIsLostIsTakenBack() {
+        String key = "lost-take-over-" + UUID.randomUUID();
+        cutAtTheFirstGrantOf(key);
+        assertThatThrownBy(() -> await(registry.obtain(key, LockType.OVERRIDING).acquire(Duration.ZERO,
+                Duration.ofMinutes(10)))).isInstanceOf(LockException.class);
+        proxy.clearRules();
+        assertThat(proxy.counts().cuts()).isEqualTo(1);
+        assertAcquirableSoon(key);
+    }
+
+    @Test
+    void aConnectionThatSwallowsTrafficIsReplaced() {
+        String key = "swallowed-" + UUID.randomUUID();
+        proxy.swallow(true);
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> await(registry.obtain(key).acquireOnce())).isInstanceOf(LockException.class)
+                .hasMessageContaining(key);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(OPERATION_TIMEOUT.plusSeconds(2));
+        ReactiveDistributedLock lock = registry.obtain(key);
+        long recovering = System.nanoTime();
+        assertThat(await(lock.acquireOnce())).as("the next operation runs on a new connection").isTrue();
+        System.out.printf("Locks worked again %d ms after the first operation on the swallowing connection "
+                + "timed out%n", Duration.ofNanos(System.nanoTime() - recovering).toMillis());
+        assertThat(await(lock.release())).isTrue();
+    }
+
+    @Test
+    void aNoScriptReplyThatComesAfterTheAcquisitionTimedOutIsNotRetried() throws IOException {
+        String key = "late-noscript-" + UUID.randomUUID();
+        server.send("SCRIPT FLUSH");
+        preload(RedisLockStore.LEAVE.source());
+        AtomicBoolean delayed = new AtomicBoolean();
+        proxy.rule(exchange -> isScriptCallOn(exchange, key) && exchange.reply().contains("NOSCRIPT")
+                && delayed.compareAndSet(false, true) ? Fault.delay(OPERATION_TIMEOUT.multipliedBy(2)) : Fault.pass());
+        assertThatThrownBy(() -> await(registry.obtain(key).acquireForever())).isInstanceOf(LockException.class)
+                .hasMessageContaining("no answer within");
+        assertThat(delayed).isTrue();
+        proxy.clearRules();
+        sleep(OPERATION_TIMEOUT.multipliedBy(2));
+        assertAcquirableSoon(key);
+    }
+
+    private void cutAtTheFirstGrantOf(String key) {
+        AtomicBoolean cut = new AtomicBoolean();
+        proxy.rule(exchange -> isScriptCallOn(exchange, key) && !exchange.reply().contains("NOSCRIPT")
+                && cut.compareAndSet(false, true) ? Fault.cut() : Fault.pass());
+    }
+
+    private static boolean isScriptCallOn(Exchange exchange, String key) {
+        String request = exchange.request();
+        return request != null && request.regionMatches(true, 0, "EVALSHA ", 0, 8) && request.contains(key);
+    }
+
+    private void assertAcquirableSoon(String key) {
+        ReactiveDistributedLock other = registry.obtain(key);
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        boolean acquired = false;
+        while (!acquired && System.nanoTime() < deadline) {
+            acquired = await(other.acquireOnce().onFailure(LockException.class).recoverWithItem(false));
+            if (!acquired) {
+                sleep(Duration.ofMillis(50));
+            }
+        }
+        assertThat(acquired).as("nobody holds '%s' once the fault is over", key).isTrue();
+        assertThat(await(other.release())).isTrue();
+    }
+
+    private void preload(String source) throws IOException {
+        String escaped = source.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+        assertThat(server.send("SCRIPT LOAD \"" + escaped + "\"")).doesNotStartWith("-");
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static <T> T await(Uni<T> uni) {
+        return uni.await().atMost(TIMEOUT);
+    }
+}
