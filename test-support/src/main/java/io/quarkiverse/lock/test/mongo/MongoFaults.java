@@ -1,10 +1,13 @@
 package io.quarkiverse.lock.test.mongo;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
@@ -21,6 +24,7 @@ public final class MongoFaults {
     private static final String REFUSALS = "refusals";
     private static final String CONCERN_ERRORS = "concern-errors";
     private static final String COUNTS = "counts";
+    private static final String RECORDERS = "recorders";
 
     private final Map<String, Object> state;
 
@@ -37,6 +41,7 @@ public final class MongoFaults {
         state.put(REFUSALS, new ConcurrentLinkedQueue<Object[]>());
         state.put(CONCERN_ERRORS, new ConcurrentLinkedQueue<Predicate<String>>());
         state.put(COUNTS, new ConcurrentHashMap<String, AtomicLong>());
+        state.put(RECORDERS, new ConcurrentLinkedQueue<Object[]>());
         return state;
     }
 
@@ -68,7 +73,32 @@ public final class MongoFaults {
      * @param message the error message
      */
     public void refuseNext(Predicate<String> command, int code, String codeName, String message) {
-        refusals().add(new Object[] { command, code, codeName, message });
+        refuse(command, 1, code, codeName, message);
+    }
+
+    /**
+     * Refuses the next {@code times} commands that match, with the given error, instead of running them.
+     *
+     * @param command matches the command's JSON
+     * @param times how many commands to refuse
+     * @param code the error code
+     * @param codeName the error code's name
+     * @param message the error message
+     */
+    public void refuse(Predicate<String> command, int times, int code, String codeName, String message) {
+        refusals().add(new Object[] { command, new AtomicInteger(times), code, codeName, message });
+    }
+
+    /**
+     * Keeps the JSON of every command that matches from now on.
+     *
+     * @param command matches the command's JSON
+     * @return the commands kept, in the order the server received them, growing while the test runs
+     */
+    public Collection<String> record(Predicate<String> command) {
+        Queue<String> recorded = new ConcurrentLinkedQueue<>();
+        recorders().add(new Object[] { command, recorded });
+        return Collections.unmodifiableCollection(recorded);
     }
 
     /**
@@ -92,12 +122,13 @@ public final class MongoFaults {
     }
 
     /**
-     * Removes every fault not yet injected and the clock shift; keeps the counts.
+     * Removes every fault not yet injected, the clock shift and the recordings; keeps the counts.
      */
     public void clear() {
         clockShift().set(0);
         refusals().clear();
         concernErrors().clear();
+        recorders().clear();
     }
 
     long clockShiftMillis() {
@@ -108,16 +139,32 @@ public final class MongoFaults {
         counts().computeIfAbsent(kind, ignored -> new AtomicLong()).incrementAndGet();
     }
 
+    @SuppressWarnings("unchecked")
+    void record(String json) {
+        for (Object[] recorder : recorders()) {
+            if (((Predicate<String>) recorder[0]).test(json)) {
+                ((Queue<String>) recorder[1]).add(json);
+            }
+        }
+    }
+
     /**
      * @param json a command's JSON
-     * @return the refusal to answer it with, taken out of the queue, or {@code null}
+     * @return the refusal to answer it with (code, code name, message), counted, or {@code null}
      */
     Object[] takeRefusal(String json) {
         for (Object[] refusal : refusals()) {
             @SuppressWarnings("unchecked")
             Predicate<String> matches = (Predicate<String>) refusal[0];
-            if (matches.test(json) && refusals().remove(refusal)) {
-                return refusal;
+            AtomicInteger left = (AtomicInteger) refusal[1];
+            if (matches.test(json)) {
+                int remaining = left.decrementAndGet();
+                if (remaining <= 0) {
+                    refusals().remove(refusal);
+                }
+                if (remaining >= 0) {
+                    return new Object[] { refusal[2], refusal[3], refusal[4] };
+                }
             }
         }
         return null;
@@ -134,6 +181,11 @@ public final class MongoFaults {
             }
         }
         return false;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Queue<Object[]> recorders() {
+        return (Queue<Object[]>) state.get(RECORDERS);
     }
 
     private AtomicLong clockShift() {

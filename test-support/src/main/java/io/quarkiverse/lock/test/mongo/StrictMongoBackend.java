@@ -20,7 +20,8 @@ import io.netty.channel.Channel;
  * through {@link MongoFaults}.
  * <p>
  * Only the commands the lock store sends are judged; the list of rules, each naming the server source that makes it,
- * is the strict front's whole claim.
+ * is the strict front's whole claim. Besides, an empty {@code getMore} of a change stream waits a little before
+ * answering, as on a real server ({@link AwaitDataEmulation}).
  */
 public final class StrictMongoBackend extends MemoryBackend {
 
@@ -66,9 +67,10 @@ public final class StrictMongoBackend extends MemoryBackend {
             faults.count("changeStream");
         }
         String json = query.toString();
+        faults.record(json);
         Object[] refusal = faults.takeRefusal(json);
         if (refusal != null) {
-            StrictCommand.refuse((Integer) refusal[1], (String) refusal[2], (String) refusal[3]);
+            StrictCommand.refuse((Integer) refusal[0], (String) refusal[1], (String) refusal[2]);
         }
         for (StrictRule rule : RULES) {
             rule.before(strict);
@@ -85,6 +87,7 @@ public final class StrictMongoBackend extends MemoryBackend {
         if (topology == MongoTopology.REPLICA_SET && isHandshake(command)) {
             playReplicaSetPrimary(reply, channel);
         }
+        AwaitDataEmulation.afterCommand(channel, command, reply);
         return reply;
     }
 
