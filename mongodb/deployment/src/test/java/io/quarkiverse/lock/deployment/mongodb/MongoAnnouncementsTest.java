@@ -91,14 +91,13 @@ class MongoAnnouncementsTest {
         }
 
         Instant serverNow = Instant.now();
-        List<Document> announced = releases().find().collect().asList().await().atMost(TIMEOUT).stream()
-                .filter(announcement -> announcement.get("_id") instanceof String).toList();
-        assertThat(announced).as("one document per lock key").singleElement().satisfies(announcement -> {
-            assertThat(announcement.getString("_id")).isEqualTo(settings.keyPrefix() + key);
-            assertThat(announcement.getDate("at").toInstant()).isBefore(serverNow);
-        });
-        assertThat(releases().countDocuments().await().atMost(TIMEOUT)).as("and the watch's probe")
-                .isLessThanOrEqualTo(2);
+        List<Document> documents = releases().find().collect().asList().await().atMost(TIMEOUT);
+        assertThat(documents).as("one announcement per lock key, and the watch's probe").hasSizeLessThanOrEqualTo(2);
+        assertThat(documents).filteredOn(announcement -> !Integer.valueOf(0).equals(announcement.get("_id")))
+                .singleElement().satisfies(announcement -> {
+                    assertThat(announcement.getString("_id")).isEqualTo(settings.keyPrefix() + key);
+                    assertThat(announcement.getDate("at").toInstant()).as("server time").isBefore(serverNow);
+                });
     }
 
     private boolean inLine(String key) {
