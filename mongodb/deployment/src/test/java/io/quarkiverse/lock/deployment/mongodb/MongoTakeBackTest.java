@@ -110,7 +110,7 @@ class MongoTakeBackTest {
         assertThat(await(first.release())).isTrue();
 
         MongoTestServer.sharedFaults().concernErrorAfterNext(command -> command.contains("findAndModify")
-                && command.contains(key) && command.contains("\"grant\""));
+                && command.contains(key) && command.contains("\"$inc\""));
         ReactiveDistributedLock failed = registry.obtain(key);
         assertThatThrownBy(() -> await(failed.acquireOnce())).isInstanceOf(LockException.class)
                 .hasMessageContaining("write concern");
