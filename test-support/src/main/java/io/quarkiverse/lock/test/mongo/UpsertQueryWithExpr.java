@@ -15,8 +15,8 @@ final class UpsertQueryWithExpr implements StrictRule {
 
     @Override
     public String source() {
-        return "src/mongo/db/query/write_ops/canonical_update.cpp CanonicalUpdate::parseQueryToCQ (8.0; "
-                + "src/mongo/db/ops/parsed_update.cpp ParsedUpdate::parseQueryToCQ up to 7.0)";
+        return "src/mongo/db/ops/parsed_update.cpp ParsedUpdate::parseQueryToCQ (older releases; "
+                + "src/mongo/db/query/write_ops/canonical_update.cpp CanonicalUpdate::parseQueryToCQ, current tree)";
     }
 
     @Override
