@@ -13,6 +13,7 @@ import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
+import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
 import io.quarkiverse.lock.runtime.wait.WaitStrategy;
 import io.quarkiverse.lock.test.MongoTestServer;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
@@ -21,9 +22,9 @@ import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.core.Vertx;
 
 /**
- * The whole contract on the MongoDB store: a MongoDB wire-protocol server reached through the real Quarkus MongoDB
- * client. Another instance is a second registry with its own local state and its own store object, so only the
- * database connects the two.
+ * The whole contract on the MongoDB store: a MongoDB wire-protocol server, behind the strict front that refuses what
+ * a real MongoDB server refuses, reached through the real Quarkus MongoDB client. Another instance is a second
+ * registry with its own local state and its own store object, so only the database connects the two.
  */
 class MongoLockContractTest extends LockContract {
 
@@ -57,8 +58,9 @@ class MongoLockContractTest extends LockContract {
 
     @Override
     protected DefaultLockRegistry startInstance(WaitStrategy waitStrategy) {
-        MongoLockStore store = new MongoLockStore(vertx, mongo.getDatabase("quarkus_lock"), "contract",
-                settings.keyPrefix(), new Document("w", "majority"), false, true);
+        MongoLockStore store = new MongoLockStore(vertx, mongo.getDatabase("quarkus_lock"),
+                new MongoLockStoreSettings("contract", settings.keyPrefix(), new Document("w", "majority"), false, true,
+                        settings.operationTimeout()));
         DefaultLockRegistry instance = new DefaultLockRegistry(store, settings, waitStrategy, new LocalLockStates(),
                 vertx);
         instance.start();

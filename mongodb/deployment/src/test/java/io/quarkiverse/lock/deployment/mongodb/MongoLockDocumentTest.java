@@ -54,8 +54,8 @@ class MongoLockDocumentTest {
         assertThat(await(lock.acquire(Duration.ZERO, Duration.ofSeconds(30)))).isTrue();
 
         Document held = document(key);
-        assertThat(held.keySet()).containsExactlyInAnyOrder("_id", "owner", "token", "acquiredAt", "leaseStartedAt",
-                "leaseMillis");
+        assertThat(held.keySet()).containsExactlyInAnyOrder("_id", "owner", "grant", "token", "acquiredAt",
+                "leaseStartedAt", "leaseMillis");
         assertThat(held.getString("owner")).isNotBlank();
         assertThat(held.getLong("token")).isEqualTo(1L).isEqualTo(lock.fencingToken().getAsLong());
         assertThat(held.getLong("leaseMillis")).isEqualTo(30_000L);

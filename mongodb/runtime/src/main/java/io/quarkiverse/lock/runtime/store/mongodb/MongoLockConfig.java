@@ -34,15 +34,18 @@ public interface MongoLockConfig {
     /**
      * The write concern of every lock write: {@code majority} (an acknowledged acquisition survives a failover of the
      * replica set), or a number of members such as {@code 1} (faster, but a failover can roll back an acquisition
-     * and so grant the lock twice).
+     * and so grant the lock twice). A number above 1 is checked against the deployment at startup and at each
+     * readiness check; while the deployment cannot satisfy it, lock operations fail and readiness is down. Keeping a
+     * waiter's place in line is always acknowledged by the primary alone.
      */
     @WithDefault("majority")
     String writeConcern();
 
     /**
-     * Whether a release that leaves instances waiting is announced in {@code <collection>.releases}, which every
-     * instance watches with a change stream, so that the first waiter in line takes the lock at once instead of at
-     * its next poll. Needs a replica set or a sharded cluster; on a standalone server waiters poll.
+     * Whether a release that leaves instances waiting is announced in {@code <collection>.releases} (one document per
+     * lock key), which every instance watches with a change stream, so that the first waiter in line takes the lock
+     * at once instead of at its next poll. Needs a replica set or a sharded cluster; on a standalone server, or for a
+     * user that may not watch the collection, waiters poll.
      */
     @WithDefault("true")
     boolean releaseNotifications();

@@ -15,6 +15,7 @@ import io.quarkiverse.lock.runtime.store.LockStore;
  * <pre>
  * { _id: "lock:orders-42",          // key prefix + lock key
  *   owner: "Yq3...",                // the holder's owner id; absent when released
+ *   grant: 17,                      // which command of the holder's instance granted it; absent when released
  *   token: 7,                       // fencing counter: +1 at every acquisition
  *   acquiredAt: ISODate(...),       // server time of the last acquisition
  *   leaseStartedAt: ISODate(...),   // server time of the acquisition or of the last renewal; absent when released
@@ -23,15 +24,21 @@ import io.quarkiverse.lock.runtime.store.LockStore;
  *   line: [ { owner: "Pz1...", seenAt: ISODate(...) }, ... ] }  // waiting instances, in arrival order
  * </pre>
  *
- * A lease ends at {@code leaseStartedAt + leaseMillis}; both the start ({@code $currentDate}) and the comparison
- * ({@code $$NOW}) use the database server's clock, so instances whose clocks disagree still agree on expiry. A free
- * lock goes to the first waiter in {@code line}, or to anyone when the line is empty or its first waiter has not been
- * seen for {@link #PLACE_MILLIS} (it gave up or died).
+ * Every time in the document is the database server's: leases start at {@code $currentDate} and end when
+ * {@code leaseStartedAt + leaseMillis} passes {@code $$NOW}, and a waiter's {@code seenAt} is the server's time of its
+ * last visit. A waiter joins the line with {@code seenAt} 1970-01-01 (never seen), which its next command replaces by
+ * the server's time; so no client clock ever decides a lease or a place. A free lock goes to the first waiter in
+ * {@code line}, or to anyone when the line is empty or its first waiter has not been seen for {@link #PLACE_MILLIS}
+ * (it gave up or died).
+ * <p>
+ * Every update is made of classic update operators and every filter that an upsert uses is free of {@code $expr}, so
+ * that the commands run on every MongoDB version from 5.0 (and on the test emulator, which has no update pipelines).
  */
 final class MongoLockDocuments {
 
     static final String ID = "_id";
     static final String OWNER = "owner";
+    static final String GRANT = "grant";
     static final String TOKEN = "token";
     static final String ACQUIRED_AT = "acquiredAt";
     static final String LEASE_STARTED_AT = "leaseStartedAt";
@@ -39,19 +46,15 @@ final class MongoLockDocuments {
     static final String RELEASED_AT = "releasedAt";
     static final String LINE = "line";
     static final String SEEN_AT = "seenAt";
-    /** The release announcements' field holding the released document's id. */
-    static final String RELEASED_ID = "lock";
-    /** The release announcements' field holding when the release was announced (for the TTL index). */
-    static final String ANNOUNCED_AT = "at";
     /** The index on {@link #OWNER}, sparse: released documents have no owner. */
     static final String OWNER_INDEX = "quarkus_lock_owner";
-    /** The TTL index that deletes release announcements after a minute. */
-    static final String ANNOUNCEMENT_TTL_INDEX = "quarkus_lock_announcement_ttl";
     /**
      * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms (and at every
      * release they hear of), so only a waiter that gave up without saying so, or whose instance died, loses its place.
      */
     static final long PLACE_MILLIS = 1000;
+    /** The {@code seenAt} of a waiter that joined the line and was not seen by the server yet. */
+    static final Date NEVER_SEEN = new Date(0);
 
     private static final Document LEASE_END = new Document("$add", List.of("$" + LEASE_STARTED_AT,
             "$" + LEASE_MILLIS));
@@ -68,10 +71,12 @@ final class MongoLockDocuments {
     }
 
     /**
+     * For a command without upsert ({@code $expr} is refused in the query of an upsert).
+     *
      * @param id the document id
      * @param owner the owner id asking
-     * @return matches the lock when nobody holds it (released, never acquired, or its lease ran out) and
-     *         {@code owner} may take it: nobody is in line before it, or the first in line lapsed
+     * @return matches the lock when nobody holds it (released, or its lease ran out) and {@code owner} may take it:
+     *         nobody is in line before it, or the first in line lapsed
      */
     static Document acquirableBy(String id, String owner) {
         Document expired = new Document(LEASE_MILLIS, new Document("$gt", LockStore.NO_EXPIRY))
@@ -85,6 +90,19 @@ final class MongoLockDocuments {
     }
 
     /**
+     * For the upsert that creates a lock document: free of {@code $expr}, and matching no existing lock document
+     * (each has a token), so that the upsert either inserts a new, granted lock or fails with a duplicate key.
+     *
+     * @param id the document id
+     * @return matches the lock document only if it does not exist yet
+     */
+    static Document absent(String id) {
+        return new Document(ID, id).append(TOKEN, new Document("$exists", false));
+    }
+
+    /**
+     * For a command without upsert.
+     *
      * @param id the document id
      * @param owner the owner id
      * @return matches the lock when {@code owner} holds it and its lease has not run out
@@ -94,6 +112,8 @@ final class MongoLockDocuments {
     }
 
     /**
+     * For a command without upsert.
+     *
      * @param id the document id
      * @return matches the lock when anybody holds it and its lease has not run out
      */
@@ -102,12 +122,32 @@ final class MongoLockDocuments {
     }
 
     /**
+     * @param id the document id
+     * @param owner the owner id
+     * @return matches the lock when {@code owner} is its holder, whether or not its lease ran out
+     */
+    static Document ownedBy(String id, String owner) {
+        return new Document(ID, id).append(OWNER, owner);
+    }
+
+    /**
+     * @param id the document id
+     * @param owner the owner id
+     * @param grant the grant number of one command
+     * @return matches the lock when that command granted it to {@code owner} and nothing granted it since
+     */
+    static Document grantedBy(String id, String owner, long grant) {
+        return new Document(ID, id).append(OWNER, owner).append(GRANT, grant);
+    }
+
+    /**
      * @param owner the new holder
+     * @param grant the number of the command that grants it, unique in this instance
      * @param leaseMillis its lease, or {@link LockStore#NO_EXPIRY}
      * @return the update that grants the lock, issues the next fencing token and takes the holder out of line
      */
-    static Document acquisition(String owner, long leaseMillis) {
-        return new Document("$set", new Document(OWNER, owner).append(LEASE_MILLIS, leaseMillis))
+    static Document acquisition(String owner, long grant, long leaseMillis) {
+        return new Document("$set", new Document(OWNER, owner).append(GRANT, grant).append(LEASE_MILLIS, leaseMillis))
                 .append("$currentDate", new Document(ACQUIRED_AT, true).append(LEASE_STARTED_AT, true))
                 .append("$inc", new Document(TOKEN, 1L))
                 .append("$unset", new Document(RELEASED_AT, ""))
@@ -118,8 +158,17 @@ final class MongoLockDocuments {
      * @return the update that frees the lock and keeps its fencing counter and its line
      */
     static Document release() {
-        return new Document("$unset", new Document(OWNER, "").append(LEASE_MILLIS, "").append(LEASE_STARTED_AT, ""))
+        return new Document("$unset", new Document(OWNER, "").append(GRANT, "").append(LEASE_MILLIS, "")
+                .append(LEASE_STARTED_AT, ""))
                 .append("$currentDate", new Document(RELEASED_AT, true));
+    }
+
+    /**
+     * @param owner the holder taking its acquisition back
+     * @return the update that frees the lock and takes {@code owner} out of the line too
+     */
+    static Document releaseAndLeave(String owner) {
+        return release().append("$pull", new Document(LINE, new Document(OWNER, owner)));
     }
 
     /**
@@ -158,23 +207,29 @@ final class MongoLockDocuments {
 
     /**
      * @param owner the waiter
-     * @param now this instance's time; the next {@link #placeKept()} replaces it by the server's
-     * @return the update that puts {@code owner} at the end of the line
+     * @return the update that puts {@code owner} at the end of the line, {@link #NEVER_SEEN} until its next visit
      */
-    static Document joinLine(String owner, Date now) {
-        return new Document("$push", new Document(LINE, new Document(OWNER, owner).append(SEEN_AT, now)));
+    static Document joinLine(String owner) {
+        return new Document("$push", new Document(LINE, new Document(OWNER, owner).append(SEEN_AT, NEVER_SEEN)));
+    }
+
+    /**
+     * For a command without upsert.
+     *
+     * @param id the document id
+     * @param owner the first waiter
+     * @return matches the lock when {@code owner} is first in its line and was not seen for {@link #PLACE_MILLIS}
+     */
+    static Document lapsedFirst(String id, String owner) {
+        return new Document(ID, id).append(LINE + ".0." + OWNER, owner).append("$expr",
+                FIRST_IN_LINE_LAPSED.get("$expr"));
     }
 
     /**
      * @param owner the waiter
-     * @param seenAt when it was last seen, so a waiter that came back in the meantime keeps its place
      * @return the update that takes that waiter out of the line
      */
-    static Document leaveLine(String owner, Date seenAt) {
-        Document place = new Document(OWNER, owner);
-        if (seenAt != null) {
-            place.append(SEEN_AT, seenAt);
-        }
-        return new Document("$pull", new Document(LINE, place));
+    static Document leaveLine(String owner) {
+        return new Document("$pull", new Document(LINE, new Document(OWNER, owner)));
     }
 }

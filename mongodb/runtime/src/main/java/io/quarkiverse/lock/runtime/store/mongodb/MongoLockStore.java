@@ -1,27 +1,15 @@
 package io.quarkiverse.lock.runtime.store.mongodb;
 
-import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.ANNOUNCED_AT;
-import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.ANNOUNCEMENT_TTL_INDEX;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.ID;
-import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LEASE_MILLIS;
-import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LEASE_STARTED_AT;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LINE;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.OWNER;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.OWNER_INDEX;
-import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.PLACE_MILLIS;
-import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.RELEASED_ID;
-import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.SEEN_AT;
-import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.TOKEN;
 
-import java.util.Date;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.bson.Document;
 import org.jboss.logging.Logger;
-
-import com.mongodb.ErrorCategory;
-import com.mongodb.MongoServerException;
-import com.mongodb.ReadPreference;
 
 import io.quarkiverse.lock.runtime.store.AcquireResult;
 import io.quarkiverse.lock.runtime.store.LockStore;
@@ -31,55 +19,51 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
 /**
- * A store on MongoDB: one document per lock key (shape in {@link MongoLockDocuments}), each operation one atomic
- * command on that document, sent with the configured write concern and read from the primary.
+ * A store on MongoDB: one document per lock key (shape in {@link MongoLockDocuments}), each change of a lock one
+ * atomic command on that document, sent to the primary with the configured write concern and bounded by the driver's
+ * operation timeout ({@link MongoCommands}).
  * <p>
- * An acquisition is a {@code findAndModify} with upsert whose filter matches only a lock this owner may take: when
- * it may not, the upsert tries to insert a second document with the same {@code _id}, and the duplicate-key error that
- * follows is the answer "not yours". A release and a renewal are updates conditional on the owner and a running lease.
- * Releases keep the document, so its fencing counter keeps rising across releases.
+ * An acquisition is a conditional {@code findAndModify} (see {@link MongoGrants}); a release and a renewal are updates
+ * conditional on the owner and a running lease. Releases keep the document, so its fencing counter keeps rising
+ * across releases. Waiting instances stand in the document's line ({@link MongoLine}), so a free lock goes to the one
+ * that came first. A release that leaves someone in line is announced ({@link MongoReleaseAnnouncements}), and every
+ * instance watches the announcements with a change stream (replica sets and sharded clusters; on a standalone server,
+ * waiters find a free lock by polling).
  * <p>
- * Waiting instances stand in the document's line, so a free lock goes to the one that came first. A release that
- * leaves someone in line is announced by inserting a small document into {@code <collection>.releases}, which every
- * instance watches with a change stream (MongoDB replica sets and sharded clusters; on a standalone server, waiters
- * find a free lock by polling).
+ * Every command targets a document by its {@code _id} and uses only classic update operators, and no upsert has
+ * {@code $expr} in its filter: the commands run on MongoDB 5.0 to 8.0 (the guide lists each with the server source
+ * that accepts it).
  */
 public final class MongoLockStore implements LockStore {
 
     private static final Logger LOG = Logger.getLogger(MongoLockStore.class);
-    private static final Document ANNOUNCEMENT_CONCERN = new Document("w", 1);
-    private static final long ANNOUNCEMENT_LIFETIME_SECONDS = 60;
 
     private final Vertx vertx;
     private final ReactiveMongoDatabase database;
-    private final String collection;
-    private final String announcements;
-    private final String keyPrefix;
-    private final Document writeConcern;
-    private final boolean createIndexes;
-    private final boolean releaseNotifications;
+    private final MongoLockStoreSettings settings;
+    private final MongoCommands commands;
+    private final WriteConcernCheck writeConcernCheck;
+    private final MongoReleaseAnnouncements announcements;
+    private final MongoGrants grants;
+    private final MongoLine line;
     private final OrderedPerKey ordered = new OrderedPerKey();
     private volatile boolean announcing;
 
     /**
-     * @param vertx the Vert.x instance, for restarting the release watch
+     * @param vertx the Vert.x instance, for the release watch's timers
      * @param database the database holding the lock collection
-     * @param collection the lock collection's name; release announcements go to {@code <collection>.releases}
-     * @param keyPrefix the namespace of lock keys: a document's id is the prefix and the key
-     * @param writeConcern the write concern of every lock write, such as {@code {w: "majority"}}
-     * @param createIndexes whether {@link #start()} creates the store's indexes
-     * @param releaseNotifications whether releases are announced to waiters of other instances
+     * @param settings how the store works
      */
-    public MongoLockStore(Vertx vertx, ReactiveMongoDatabase database, String collection, String keyPrefix,
-            Document writeConcern, boolean createIndexes, boolean releaseNotifications) {
+    public MongoLockStore(Vertx vertx, ReactiveMongoDatabase database, MongoLockStoreSettings settings) {
         this.vertx = vertx;
         this.database = database;
-        this.collection = collection;
-        this.announcements = collection + ".releases";
-        this.keyPrefix = keyPrefix;
-        this.writeConcern = writeConcern;
-        this.createIndexes = createIndexes;
-        this.releaseNotifications = releaseNotifications;
+        this.settings = settings;
+        this.commands = new MongoCommands(database, settings.operationTimeout());
+        this.writeConcernCheck = new WriteConcernCheck(commands, settings.collection(), settings.writeConcern());
+        this.announcements = new MongoReleaseAnnouncements(commands, settings.collection() + ".releases");
+        this.grants = new MongoGrants(commands, settings.collection(), settings.writeConcern(),
+                this::announceRelease);
+        this.line = new MongoLine(commands, settings.collection());
     }
 
     @Override
@@ -88,27 +72,26 @@ public final class MongoLockStore implements LockStore {
     }
 
     /**
-     * Creates the index on {@code owner} and the one that deletes release announcements after a minute, unless
-     * configured not to; creating an index that exists does nothing. Locks work without them, so a failure is
-     * logged, not thrown.
+     * Checks a numeric write concern against the deployment, and creates the index on {@code owner} and the one that
+     * deletes idle release announcements, unless configured not to; creating an index that exists does nothing. Locks
+     * work without the indexes, so a failure to create them is logged, not thrown.
      */
     @Override
     public void start() {
-        if (!createIndexes) {
+        writeConcernCheck.start();
+        if (!settings.createIndexes()) {
             return;
         }
-        createIndex(collection, new Document("key", new Document(OWNER, 1)).append("name", OWNER_INDEX)
+        createIndex(settings.collection(), new Document("key", new Document(OWNER, 1)).append("name", OWNER_INDEX)
                 .append("sparse", true));
-        if (releaseNotifications) {
-            createIndex(announcements, new Document("key", new Document(ANNOUNCED_AT, 1))
-                    .append("name", ANNOUNCEMENT_TTL_INDEX)
-                    .append("expireAfterSeconds", ANNOUNCEMENT_LIFETIME_SECONDS));
+        if (settings.releaseNotifications()) {
+            createIndex(announcements.collection(), MongoReleaseAnnouncements.ttlIndex());
         }
     }
 
     private void createIndex(String target, Document index) {
-        database.runCommand(new Document("createIndexes", target).append("indexes", List.of(index))
-                .append("writeConcern", writeConcern))
+        commands.write(new Document("createIndexes", target).append("indexes", List.of(index))
+                .append("writeConcern", settings.writeConcern()))
                 .subscribe().with(
                         reply -> LOG.debugf("Index %s of collection %s is in place", index.get("name"), target),
                         failure -> LOG.warnf("Could not create the index %s of collection %s (locks work without "
@@ -118,15 +101,17 @@ public final class MongoLockStore implements LockStore {
 
     @Override
     public AutoCloseable watchReleases(ReleaseListener listener) {
-        if (!releaseNotifications) {
+        if (!settings.releaseNotifications()) {
             return () -> {
             };
         }
-        MongoReleaseWatch watch = new MongoReleaseWatch(vertx, database.getCollection(announcements), id -> {
-            if (id.startsWith(keyPrefix)) {
-                listener.released(id.substring(keyPrefix.length()));
-            }
-        }, listener::mayHaveMissed, available -> announcing = available);
+        String prefix = settings.keyPrefix();
+        MongoReleaseWatch watch = new MongoReleaseWatch(vertx, database.getCollection(announcements.collection()),
+                announcements, id -> {
+                    if (id.startsWith(prefix)) {
+                        listener.released(id.substring(prefix.length()));
+                    }
+                }, listener::mayHaveMissed, available -> announcing = available);
         watch.start();
         return watch;
     }
@@ -134,125 +119,89 @@ public final class MongoLockStore implements LockStore {
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
         String id = id(key);
-        return ordered.run(id, () -> attemptInLine(id, owner, leaseMillis, waiting));
+        return ordered.run(id, () -> unlessRefused(() -> waiting ? attemptInLine(id, owner, leaseMillis)
+                : grants.attempt(id, owner, leaseMillis)));
     }
 
-    private Uni<AcquireResult> attemptInLine(String id, String owner, long leaseMillis, boolean waiting) {
-        Uni<AcquireResult> attempt = attempt(id, owner, leaseMillis);
-        if (!waiting) {
-            return attempt;
-        }
-        // A failed attempt writes nothing, so joining the line is a step of its own: if the lock was released
-        // between the two, nobody announced it to this waiter, and it tries once more at once.
-        return attempt.flatMap(result -> result.acquired() ? Uni.createFrom().item(result)
-                : keepPlace(id, owner, true).flatMap(free -> free ? attempt(id, owner, leaseMillis)
-                        : Uni.createFrom().item(result)));
+    /**
+     * A failed attempt writes nothing, so keeping (or taking) a place in line is a step of its own; if the lock
+     * became free for this waiter in between (released, or its first waiter lapsed), nobody announced it to this
+     * waiter, and it tries once more at once.
+     */
+    private Uni<AcquireResult> attemptInLine(String id, String owner, long leaseMillis) {
+        return grants.ifFree(id, owner, leaseMillis).flatMap(result -> {
+            if (result.acquired()) {
+                return Uni.createFrom().item(result);
+            }
+            return line.visit(id, owner).flatMap(visit -> {
+                if (visit.missing()) {
+                    return grants.create(id, owner, leaseMillis);
+                }
+                if (visit.mayTake()) {
+                    return grants.ifFree(id, owner, leaseMillis);
+                }
+                return Uni.createFrom().item(AcquireResult.heldByAnother(visit.holderRemainingMillis()));
+            });
+        });
     }
 
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
         String id = id(key);
-        return ordered.run(id, () -> grant(new Document(ID, id), owner, leaseMillis));
+        return ordered.run(id, () -> unlessRefused(() -> grants.takeOver(id, owner, leaseMillis)));
     }
 
     @Override
     public Uni<Boolean> forceRelease(String key) {
         String id = id(key);
-        return ordered.run(id, () -> release(id, MongoLockDocuments.held(id)));
-    }
-
-    private Uni<AcquireResult> attempt(String id, String owner, long leaseMillis) {
-        return grant(MongoLockDocuments.acquirableBy(id, owner), owner, leaseMillis)
-                .onFailure(MongoLockStore::isDuplicateKey).recoverWithItem(() -> AcquireResult.heldByAnother(-1));
-    }
-
-    /** Grants the lock matched by the filter, creating its document if there is none. */
-    private Uni<AcquireResult> grant(Document filter, String owner, long leaseMillis) {
-        Document command = findAndModify(filter, MongoLockDocuments.acquisition(owner, leaseMillis), TOKEN)
-                .append("upsert", true)
-                .append("new", true);
-        return write(command)
-                .map(reply -> AcquireResult.acquired(((Number) reply.get("value", Document.class).get(TOKEN))
-                        .longValue()));
+        return ordered.run(id, () -> unlessRefused(() -> release(id, MongoLockDocuments.held(id),
+                MongoLockDocuments.release())));
     }
 
     /**
-     * Keeps the waiter's place in line, joining at the end if it has none, and takes out a first waiter whose place
-     * lapsed. The server's time of this visit is the waiter's {@code seenAt}, which also tells whether the lock is
-     * free now.
-     *
-     * @return {@code true} if the lock was free at this visit
+     * Releases the lock if {@code owner} holds it (a hold whose reply its caller never saw), taking {@code owner} out
+     * of the line in the same command; otherwise only takes it out of the line. Two commands, each atomic; nothing in
+     * between can grant the lock to {@code owner}, since only {@code owner}'s own attempts could, and this instance
+     * runs its operations on a lock one after the other ({@link OrderedPerKey}).
      */
-    private Uni<Boolean> keepPlace(String id, String owner, boolean mayJoin) {
-        Document command = findAndModify(MongoLockDocuments.inLine(id, owner), MongoLockDocuments.placeKept(), LINE,
-                OWNER, LEASE_STARTED_AT, LEASE_MILLIS).append("new", true);
-        return write(command).flatMap(reply -> {
-            Document lock = reply.get("value", Document.class);
-            if (lock == null) {
-                return mayJoin
-                        ? updateOne(MongoLockDocuments.notInLine(id, owner),
-                                MongoLockDocuments.joinLine(owner, new Date()))
-                                .flatMap(joined -> keepPlace(id, owner, false))
-                        : Uni.createFrom().item(false);
-            }
-            List<Document> line = lock.getList(LINE, Document.class);
-            Date now = line.stream().filter(place -> owner.equals(place.getString(OWNER))).findFirst()
-                    .map(place -> place.getDate(SEEN_AT)).orElseThrow();
-            boolean free = isFree(lock, now);
-            Document first = line.get(0);
-            Date firstSeen = first.getDate(SEEN_AT);
-            if (owner.equals(first.getString(OWNER)) || firstSeen.getTime() + PLACE_MILLIS >= now.getTime()) {
-                return Uni.createFrom().item(free);
-            }
-            return updateOne(new Document(ID, id), MongoLockDocuments.leaveLine(first.getString(OWNER), firstSeen))
-                    .replaceWith(free);
-        });
-    }
-
-    private static boolean isFree(Document lock, Date now) {
-        if (lock.get(OWNER) == null) {
-            return true;
-        }
-        long leaseMillis = ((Number) lock.get(LEASE_MILLIS)).longValue();
-        return leaseMillis != NO_EXPIRY && lock.getDate(LEASE_STARTED_AT).getTime() + leaseMillis <= now.getTime();
-    }
-
     @Override
     public Uni<Boolean> takeBack(String key, String owner) {
         String id = id(key);
-        return ordered.run(id, () -> leave(id, owner)).replaceWith(Boolean.FALSE);
+        return ordered.run(id, () -> unlessRefused(() -> release(id, MongoLockDocuments.heldBy(id, owner),
+                MongoLockDocuments.releaseAndLeave(owner))
+                .flatMap(released -> released ? Uni.createFrom().item(Boolean.TRUE) : leaveLine(id, owner))));
     }
 
-    private Uni<Void> leave(String id, String owner) {
-        Document command = findAndModify(MongoLockDocuments.inLine(id, owner),
-                MongoLockDocuments.leaveLine(owner, null), LINE, OWNER);
-        return write(command).invoke(reply -> {
-            Document before = reply.get("value", Document.class);
+    private Uni<Boolean> leaveLine(String id, String owner) {
+        return line.leave(id, owner).map(before -> {
             if (before != null && before.get(OWNER) == null) {
-                List<Document> line = before.getList(LINE, Document.class);
-                if (line.size() > 1 && owner.equals(line.get(0).getString(OWNER))) {
+                List<Document> waiting = before.getList(LINE, Document.class);
+                if (waiting.size() > 1 && owner.equals(waiting.get(0).getString(OWNER))) {
                     announceRelease(id);
                 }
             }
-        }).replaceWithVoid();
+            return Boolean.FALSE;
+        });
     }
 
     @Override
     public Uni<Boolean> release(String key, String owner) {
         String id = id(key);
-        return ordered.run(id, () -> release(id, MongoLockDocuments.heldBy(id, owner)));
+        return ordered.run(id, () -> unlessRefused(() -> release(id, MongoLockDocuments.heldBy(id, owner),
+                MongoLockDocuments.release())));
     }
 
     /** Releases the lock matched by the filter, and announces it if someone waits. */
-    private Uni<Boolean> release(String id, Document filter) {
-        Document command = findAndModify(filter, MongoLockDocuments.release(), LINE).append("new", true);
-        return write(command).map(reply -> {
+    private Uni<Boolean> release(String id, Document filter, Document update) {
+        Document command = MongoCommands.findAndModify(settings.collection(), filter, update,
+                settings.writeConcern(), LINE).append("new", true);
+        return commands.write(command).map(reply -> {
             Document released = reply.get("value", Document.class);
             if (released == null) {
                 return false;
             }
-            List<Document> line = released.getList(LINE, Document.class);
-            if (line != null && !line.isEmpty()) {
+            List<Document> waiting = released.getList(LINE, Document.class);
+            if (waiting != null && !waiting.isEmpty()) {
                 announceRelease(id);
             }
             return true;
@@ -261,104 +210,52 @@ public final class MongoLockStore implements LockStore {
 
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-        return updateOne(MongoLockDocuments.heldBy(id(key), owner), MongoLockDocuments.renewal(leaseMillis));
+        return unlessRefused(() -> commands.write(MongoCommands.updateOne(settings.collection(),
+                MongoLockDocuments.heldBy(id(key), owner), MongoLockDocuments.renewal(leaseMillis),
+                settings.writeConcern())).map(reply -> reply.getInteger("n", 0) == 1));
     }
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        Document command = new Document("find", collection)
+        Document command = new Document("find", settings.collection())
                 .append("filter", MongoLockDocuments.heldBy(id(key), owner))
                 .append("projection", new Document(ID, 1))
                 .append("limit", 1)
                 .append("singleBatch", true);
-        return database.runCommand(command, ReadPreference.primary())
+        return commands.read(command)
                 .map(reply -> !reply.get("cursor", Document.class).getList("firstBatch", Document.class).isEmpty());
     }
 
+    /**
+     * Pings the server, and checks a numeric write concern against the deployment again.
+     */
     @Override
     public Uni<Void> ping() {
-        return database.runCommand(new Document("ping", 1), ReadPreference.primary()).replaceWithVoid();
+        return writeConcernCheck.recheck().flatMap(checked -> commands.read(new Document("ping", 1)))
+                .replaceWithVoid();
     }
 
     /**
-     * Tells the waiters of other instances that the lock may be theirs. Best effort: a lost announcement costs a
-     * waiter its next poll, so a failure is only logged.
+     * Tells the waiters of other instances that the lock may be theirs, when a change stream carries announcements.
+     * Best effort: a lost announcement costs a waiter its next poll, so a failure is only logged.
      */
     private void announceRelease(String id) {
         if (!announcing) {
             return;
         }
-        Document announcement = new Document(RELEASED_ID, id).append(ANNOUNCED_AT, new Date());
-        database.runCommand(new Document("insert", announcements).append("documents", List.of(announcement))
-                .append("writeConcern", ANNOUNCEMENT_CONCERN), ReadPreference.primary())
-                .subscribe().with(reply -> {
-                }, failure -> LOG.debugf("Could not announce the release of %s: %s", id, failure.getMessage()));
-    }
-
-    private Document findAndModify(Document query, Document update, String... fields) {
-        Document projection = new Document();
-        for (String field : fields) {
-            projection.append(field, 1);
-        }
-        return new Document("findAndModify", collection)
-                .append("query", query)
-                .append("update", update)
-                .append("fields", projection)
-                .append("writeConcern", writeConcern);
-    }
-
-    private Uni<Boolean> updateOne(Document filter, Document update) {
-        Document command = new Document("update", collection)
-                .append("updates", List.of(new Document("q", filter).append("u", update)))
-                .append("writeConcern", writeConcern);
-        return write(command).map(reply -> reply.getInteger("n", 0) == 1);
+        announcements.announce(id).subscribe().with(written -> {
+        }, failure -> LOG.debugf("Could not announce the release of %s: %s", id, failure.getMessage()));
     }
 
     /**
-     * Runs a write command on the primary, and fails on the errors MongoDB reports inside a successful reply.
+     * Runs a write, unless the configured write concern was found unsatisfiable: then fails at once, sending nothing.
      */
-    private Uni<Document> write(Document command) {
-        return database.runCommand(command, ReadPreference.primary()).map(MongoLockStore::checked);
-    }
-
-    private static Document checked(Document reply) {
-        List<Document> writeErrors = reply.getList("writeErrors", Document.class);
-        if (writeErrors != null && !writeErrors.isEmpty()) {
-            Document error = writeErrors.get(0);
-            throw new MongoWriteFailure(error.getInteger("code", -1), error.getString("errmsg"));
-        }
-        Document concernError = reply.get("writeConcernError", Document.class);
-        if (concernError != null) {
-            throw new MongoWriteFailure(concernError.getInteger("code", -1),
-                    "write concern not satisfied: " + concernError.getString("errmsg"));
-        }
-        return reply;
-    }
-
-    private static boolean isDuplicateKey(Throwable failure) {
-        int code = failure instanceof MongoServerException server ? server.getCode()
-                : failure instanceof MongoWriteFailure write ? write.code() : -1;
-        return ErrorCategory.fromErrorCode(code) == ErrorCategory.DUPLICATE_KEY;
+    private <T> Uni<T> unlessRefused(Supplier<Uni<T>> write) {
+        IllegalStateException refusal = writeConcernCheck.refusal();
+        return refusal == null ? write.get() : Uni.createFrom().failure(refusal);
     }
 
     private String id(String key) {
-        return keyPrefix + key;
-    }
-
-    /**
-     * A write error that MongoDB reported inside an otherwise successful reply.
-     */
-    static final class MongoWriteFailure extends RuntimeException {
-
-        private final int code;
-
-        MongoWriteFailure(int code, String message) {
-            super("MongoDB error " + code + ": " + message);
-            this.code = code;
-        }
-
-        int code() {
-            return code;
-        }
+        return settings.keyPrefix() + key;
     }
 }

@@ -44,8 +44,9 @@ public class MongoLockStoreProducer {
                 .orElseGet(() -> clients.select(Default.Literal.INSTANCE));
         String database = name("quarkus.lock.mongodb.database", mongo.database(), "/\\. \"$");
         String collection = name("quarkus.lock.mongodb.collection", mongo.collection(), "$");
-        return new MongoLockStore(vertx, reactiveClient.get().getDatabase(database), collection, settings.keyPrefix(),
-                writeConcern(mongo.writeConcern()), mongo.createIndexes(), mongo.releaseNotifications());
+        return new MongoLockStore(vertx, reactiveClient.get().getDatabase(database), new MongoLockStoreSettings(
+                collection, settings.keyPrefix(), writeConcern(mongo.writeConcern()), mongo.createIndexes(),
+                mongo.releaseNotifications(), settings.operationTimeout()));
     }
 
     /**

@@ -1,0 +1,89 @@
+package io.quarkiverse.lock.deployment.mongodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.bson.Document;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.local.LocalLockStates;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
+import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
+import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
+import io.quarkiverse.lock.test.MongoTestServer;
+import io.quarkiverse.lock.test.mongo.MongoTopology;
+import io.quarkus.mongodb.reactive.ReactiveMongoClient;
+import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+
+/**
+ * On a standalone server (no change streams, {@code majority} accepted), the locks work: the release watch is
+ * refused once and never asked again, and a waiter of another instance finds a released lock by polling.
+ */
+class MongoStandaloneTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withEmptyApplication()
+            .overrideConfigKey("quarkus.devservices.enabled", "false")
+            .overrideConfigKey("quarkus.mongodb.connection-string",
+                    MongoTestServer.ownedBy(MongoStandaloneTest.class, MongoTopology.STANDALONE))
+            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+
+    @Inject
+    LockRegistry registry;
+
+    @Inject
+    LockSettings settings;
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    ReactiveMongoClient mongo;
+
+    @Test
+    void aWaiterOfAnotherInstanceGetsAReleasedLockByPollingAndTheRefusedWatchIsNotRetried()
+            throws InterruptedException {
+        String key = "standalone-" + UUID.randomUUID();
+        ReactiveDistributedLock holder = registry.obtain(key);
+        assertThat(await(holder.acquireOnce())).isTrue();
+        DefaultLockRegistry other = new DefaultLockRegistry(new MongoLockStore(vertx,
+                mongo.getDatabase("quarkus_lock"), new MongoLockStoreSettings("locks", settings.keyPrefix(),
+                        new Document("w", "majority"), false, true, settings.operationTimeout())),
+                settings, new BackoffWaitStrategy(vertx), new LocalLockStates(), vertx);
+        other.start();
+        try {
+            ReactiveDistributedLock waiter = other.obtain(key);
+            Uni<Boolean> waiting = waiter.acquire(Duration.ofSeconds(20)).memoize().indefinitely();
+            waiting.subscribe().with(ignored -> {
+            });
+            Thread.sleep(300);
+            assertThat(await(holder.release())).isTrue();
+            assertThat(await(waiting)).isTrue();
+            assertThat(waiter.fencingToken().getAsLong()).isGreaterThan(1);
+            assertThat(await(waiter.release())).isTrue();
+        } finally {
+            other.close();
+        }
+        Thread.sleep(1000);
+        assertThat(MongoTestServer.faultsOf(MongoStandaloneTest.class).received("changeStream"))
+                .as("one refused change stream per instance, never asked again").isEqualTo(2);
+    }
+
+    private static <T> T await(Uni<T> uni) {
+        return uni.await().atMost(TIMEOUT);
+    }
+}

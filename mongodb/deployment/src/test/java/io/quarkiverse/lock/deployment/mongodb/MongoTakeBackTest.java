@@ -1,0 +1,130 @@
+package io.quarkiverse.lock.deployment.mongodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.bson.Document;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.lock.LockException;
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.store.AcquireResult;
+import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
+import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
+import io.quarkiverse.lock.test.MongoTestServer;
+import io.quarkus.mongodb.reactive.ReactiveMongoClient;
+import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+
+/**
+ * {@code takeBack} keeps the store's promise: it takes an acquisition out of the line and, when the store granted it
+ * the lock (a reply that never reached its caller), releases it as its holder would, so the next waiter gets it. And
+ * a grant whose reply carried a {@code writeConcernError} is released again by the store itself.
+ */
+class MongoTakeBackTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final long LEASE = 30_000;
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withEmptyApplication()
+            .overrideConfigKey("quarkus.devservices.enabled", "false")
+            .overrideConfigKey("quarkus.mongodb.connection-string", MongoTestServer.sharedConnectionString())
+            .overrideConfigKey("quarkus.lock.mongodb.database", "take_back")
+            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    ReactiveMongoClient mongo;
+
+    @Inject
+    LockRegistry registry;
+
+    private MongoLockStore store() {
+        return new MongoLockStore(vertx, mongo.getDatabase("take_back"), new MongoLockStoreSettings("locks",
+                "lock:", new Document("w", "majority"), false, false, Duration.ofSeconds(5)));
+    }
+
+    @Test
+    void takingBackAGrantReleasesTheLockAndTheNextWaiterGetsIt() {
+        MongoLockStore store = store();
+        String key = "granted-" + UUID.randomUUID();
+        AcquireResult lost = await(store.tryAcquire(key, "reply-lost", LEASE, false));
+        assertThat(lost.acquired()).isTrue();
+        assertThat(await(store.tryAcquire(key, "waiter", LEASE, true)).acquired()).isFalse();
+
+        assertThat(await(store.takeBack(key, "reply-lost"))).as("it held the lock").isTrue();
+
+        assertThat(await(store.isHeld(key, "reply-lost"))).isFalse();
+        assertThat(await(store.tryAcquire(key, "outsider", LEASE, false)).acquired())
+                .as("the waiter in line comes first").isFalse();
+        AcquireResult next = await(store.tryAcquire(key, "waiter", LEASE, true));
+        assertThat(next.acquired()).isTrue();
+        assertThat(next.token()).isGreaterThan(lost.token());
+        assertThat(await(store.takeBack(key, "reply-lost"))).as("again: nothing to take back").isFalse();
+        assertThat(await(store.isHeld(key, "waiter"))).isTrue();
+    }
+
+    @Test
+    void takingBackAWaiterTakesItOutOfTheLineAndLeavesTheHolderAlone() {
+        MongoLockStore store = store();
+        String key = "waiting-" + UUID.randomUUID();
+        assertThat(await(store.tryAcquire(key, "holder", LEASE, false)).acquired()).isTrue();
+        assertThat(await(store.tryAcquire(key, "gave-up", LEASE, true)).acquired()).isFalse();
+
+        assertThat(await(store.takeBack(key, "gave-up"))).isFalse();
+        assertThat(await(store.takeBack(key, "someone-else"))).isFalse();
+
+        assertThat(await(store.isHeld(key, "holder"))).isTrue();
+        assertThat(await(store.release(key, "holder"))).isTrue();
+        assertThat(await(store.tryAcquire(key, "outsider", LEASE, false)).acquired())
+                .as("nobody is in line any more").isTrue();
+    }
+
+    @Test
+    void takingBackAnAcquisitionTheStoreNeverSawChangesNothing() {
+        MongoLockStore store = store();
+        String key = "unseen-" + UUID.randomUUID();
+        assertThat(await(store.takeBack(key, "never-asked"))).isFalse();
+        assertThat(mongo.getDatabase("take_back").getCollection("locks")
+                .countDocuments(new Document("_id", "lock:" + key)).await().atMost(TIMEOUT)).isZero();
+    }
+
+    @Test
+    void aGrantAnsweredWithAWriteConcernErrorIsReleasedBeforeTheCallerHearsOfTheFailure() {
+        String key = "concern-error-" + UUID.randomUUID();
+        ReactiveDistributedLock first = registry.obtain(key);
+        assertThat(await(first.acquireOnce())).isTrue();
+        long firstToken = first.fencingToken().getAsLong();
+        assertThat(await(first.release())).isTrue();
+
+        MongoTestServer.sharedFaults().concernErrorAfterNext(command -> command.contains("findAndModify")
+                && command.contains(key) && command.contains("\"$inc\""));
+        ReactiveDistributedLock failed = registry.obtain(key);
+        assertThatThrownBy(() -> await(failed.acquireOnce())).isInstanceOf(LockException.class)
+                .hasMessageContaining("write concern");
+
+        Document lock = mongo.getDatabase("take_back").getCollection("locks")
+                .find(new Document("_id", "lock:" + key)).collect().first().await().atMost(TIMEOUT);
+        assertThat(lock).as("the grant was applied, then taken back").doesNotContainKey("owner");
+        ReactiveDistributedLock next = registry.obtain(key);
+        assertThat(await(next.acquireOnce())).isTrue();
+        assertThat(next.fencingToken().getAsLong()).isGreaterThan(firstToken + 1);
+        assertThat(await(next.release())).isTrue();
+    }
+
+    private static <T> T await(Uni<T> uni) {
+        return uni.await().atMost(TIMEOUT);
+    }
+}

@@ -1,0 +1,71 @@
+package io.quarkiverse.lock.deployment.mongodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.lock.LockException;
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.test.MongoTestServer;
+import io.quarkiverse.lock.test.mongo.MongoFaults;
+import io.quarkus.mongodb.reactive.ReactiveMongoClient;
+import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.health.api.AsyncHealthCheck;
+
+/**
+ * {@code write-concern=2} on a replica set with one data-bearing member: MongoDB would apply every lock write and then
+ * answer it with a {@code writeConcernError}. The store checks the write concern against the deployment: readiness
+ * is down naming the property, and lock operations fail at once, sending nothing.
+ */
+class MongoUnsatisfiableWriteConcernTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withEmptyApplication()
+            .overrideConfigKey("quarkus.devservices.enabled", "false")
+            .overrideConfigKey("quarkus.mongodb.connection-string",
+                    MongoTestServer.ownedBy(MongoUnsatisfiableWriteConcernTest.class))
+            .overrideConfigKey("quarkus.lock.mongodb.write-concern", "2")
+            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+
+    @Inject
+    LockRegistry registry;
+
+    @Inject
+    @Readiness
+    AsyncHealthCheck readiness;
+
+    @Inject
+    ReactiveMongoClient mongo;
+
+    @Test
+    void readinessIsDownAndLockOperationsFailAtOnceWithoutWritingAnything() {
+        HealthCheckResponse down = readiness.call().await().atMost(TIMEOUT);
+        assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        assertThat(down.getData()).hasValueSatisfying(data -> assertThat(String.valueOf(data.get("error")))
+                .contains("quarkus.lock.mongodb.write-concern=2").contains("Not enough data-bearing nodes"));
+
+        long grantsBefore = faults().received("findAndModify");
+        assertThatThrownBy(() -> registry.obtain("unsatisfiable").acquireOnce().await().atMost(TIMEOUT))
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining("unsatisfiable")
+                .hasMessageContaining("quarkus.lock.mongodb.write-concern=2");
+        assertThat(faults().received("findAndModify")).as("nothing sent").isEqualTo(grantsBefore);
+        assertThat(mongo.getDatabase("quarkus_lock").getCollection("locks").countDocuments().await().atMost(TIMEOUT))
+                .isZero();
+    }
+
+    private static MongoFaults faults() {
+        return MongoTestServer.faultsOf(MongoUnsatisfiableWriteConcernTest.class);
+    }
+}

@@ -1,0 +1,286 @@
+package io.quarkiverse.lock.deployment.mongodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+
+import org.bson.Document;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.DocumentCodec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+
+import io.quarkiverse.lock.LockException;
+import io.quarkiverse.lock.LockType;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.local.LocalLockStates;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
+import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
+import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
+import io.quarkiverse.lock.test.MongoTestServer;
+import io.quarkiverse.lock.test.proxy.Exchange;
+import io.quarkiverse.lock.test.proxy.Fault;
+import io.quarkiverse.lock.test.proxy.FaultProxy;
+import io.quarkiverse.lock.test.proxy.FaultRule;
+import io.quarkiverse.lock.test.proxy.WireProtocol;
+import io.quarkus.mongodb.impl.ReactiveMongoClientImpl;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+
+/**
+ * Faults on the wire between the MongoDB store and the (strict) test server, through a fault-injecting proxy: the
+ * reply of a command that grants a lock is dropped after the server applied it, comes after the operation timeout, or
+ * carries a {@code writeConcernError}. On every lock type the acquisition fails with {@code LockException} within the
+ * operation timeout, afterwards no lock stays held that no handle tracks, and the next fencing token is above the one
+ * the lost grant took. A command whose reply never comes does not stall the later operations on its lock.
+ * <p>
+ * A plain JUnit test: the registry, its store, a Vert.x instance and the Quarkus reactive MongoDB client are made
+ * here, as a second instance of an application would have them, so that the proxy sits between the client and the
+ * server.
+ */
+class MongoWireFaultTest {
+
+    private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(1);
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration SETTLED = Duration.ofSeconds(5);
+
+    private static int serverPort;
+    private static MongoClient direct;
+    private FaultProxy proxy;
+    private Vertx vertx;
+    private com.mongodb.reactivestreams.client.MongoClient driver;
+    private DefaultLockRegistry registry;
+
+    @BeforeAll
+    static void startServer() {
+        String connection = MongoTestServer.ownedBy(MongoWireFaultTest.class);
+        serverPort = Integer.parseInt(connection.substring(connection.lastIndexOf(':') + 1));
+        direct = MongoClients.create(connection);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        try {
+            direct.close();
+        } finally {
+            MongoTestServer.stopOwnedBy(MongoWireFaultTest.class);
+        }
+    }
+
+    @BeforeEach
+    void startInstance() {
+        proxy = FaultProxy.start("127.0.0.1", serverPort, WireProtocol.MONGODB);
+        vertx = Vertx.vertx();
+        driver = com.mongodb.reactivestreams.client.MongoClients.create(MongoClientSettings.builder()
+                .applyConnectionString(new ConnectionString("mongodb://" + proxy.host() + ":" + proxy.port()))
+                .applyToClusterSettings(cluster -> cluster.serverSelectionTimeout(5, TimeUnit.SECONDS))
+                .build());
+        LockSettings settings = new LockSettings(Duration.ofSeconds(30), Duration.ofSeconds(5), Duration.ofSeconds(1),
+                "lock:", false, OPERATION_TIMEOUT);
+        MongoLockStore store = new MongoLockStore(vertx, new ReactiveMongoClientImpl(driver).getDatabase("wire"),
+                new MongoLockStoreSettings("locks", "lock:", new Document("w", "majority"), false, true,
+                        OPERATION_TIMEOUT));
+        registry = new DefaultLockRegistry(store, settings, new BackoffWaitStrategy(vertx), new LocalLockStates(),
+                vertx);
+        registry.start();
+    }
+
+    @AfterEach
+    void stopInstance() {
+        try {
+            registry.close();
+            driver.close();
+            vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).join();
+        } finally {
+            proxy.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(LockType.class)
+    void aGrantWhoseReplyIsDroppedAfterTheServerAppliedItIsReleased(LockType type) {
+        String key = "dropped-" + type + "-" + UUID.randomUUID();
+        long before = acquireAndRelease(key, type);
+        proxy.rule(once(exchange -> grants(exchange, key), Fault.drop()));
+
+        assertFailsWithinTheOperationTimeout(registry.obtain(key, type));
+
+        assertNothingHeldAndTokensRise(key, type, before);
+    }
+
+    @ParameterizedTest
+    @EnumSource(LockType.class)
+    void aGrantWhoseReplyComesAfterTheOperationTimeoutIsReleased(LockType type) {
+        String key = "late-" + type + "-" + UUID.randomUUID();
+        long before = acquireAndRelease(key, type);
+        proxy.rule(once(exchange -> grants(exchange, key), Fault.delay(OPERATION_TIMEOUT.multipliedBy(3))));
+
+        assertFailsWithinTheOperationTimeout(registry.obtain(key, type));
+
+        assertNothingHeldAndTokensRise(key, type, before);
+    }
+
+    @ParameterizedTest
+    @EnumSource(LockType.class)
+    void aGrantAnsweredWithAWriteConcernErrorIsReleased(LockType type) {
+        String key = "concern-" + type + "-" + UUID.randomUUID();
+        long before = acquireAndRelease(key, type);
+        proxy.rule(once(exchange -> grants(exchange, key), null));
+
+        assertThatThrownBy(() -> await(registry.obtain(key, type).acquireOnce()))
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining("write concern");
+
+        assertNothingHeldAndTokensRise(key, type, before);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = LockType.class, names = { "SINGLE_ENTRANT", "REENTRANT" })
+    void aWaitingAcquisitionWhoseGrantReplyIsDroppedLeavesNothingHeld(LockType type) {
+        String key = "waiting-" + type + "-" + UUID.randomUUID();
+        ReactiveDistributedLock holder = registry.obtain(key, type);
+        assertThat(await(holder.acquireOnce())).isTrue();
+        long holderToken = holder.fencingToken().getAsLong();
+        ReactiveDistributedLock waiter = registry.obtain(key, type);
+        Uni<Boolean> waiting = waiter.acquire(Duration.ofSeconds(8)).memoize().indefinitely();
+        waiting.subscribe().with(ignored -> {
+        }, ignored -> {
+        });
+        eventually(() -> document(key).getList("line", Document.class) != null
+                && !document(key).getList("line", Document.class).isEmpty());
+        proxy.rule(once(exchange -> grants(exchange, key), Fault.drop()));
+
+        assertThat(await(holder.release())).isTrue();
+
+        assertThatThrownBy(() -> await(waiting)).isInstanceOf(LockException.class);
+        assertNothingHeldAndTokensRise(key, type, holderToken);
+    }
+
+    @Test
+    void aCommandWhoseReplyNeverComesDoesNotStallTheLaterOperationsOnItsLock() {
+        String key = "stuck-" + UUID.randomUUID();
+        proxy.rule(once(exchange -> grants(exchange, key), Fault.drop()));
+        assertFailsWithinTheOperationTimeout(registry.obtain(key));
+
+        long start = System.nanoTime();
+        ReactiveDistributedLock next = registry.obtain(key);
+        assertThat(await(next.acquireOnce())).as("the same instance acquires the same lock").isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(OPERATION_TIMEOUT.multipliedBy(2));
+        assertThat(await(next.release())).isTrue();
+    }
+
+    private long acquireAndRelease(String key, LockType type) {
+        ReactiveDistributedLock lock = registry.obtain(key, type);
+        assertThat(await(lock.acquireOnce())).isTrue();
+        long token = lock.fencingToken().getAsLong();
+        assertThat(await(lock.release())).isTrue();
+        return token;
+    }
+
+    private static void assertFailsWithinTheOperationTimeout(ReactiveDistributedLock lock) {
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> await(lock.acquireOnce())).isInstanceOf(LockException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isLessThan(OPERATION_TIMEOUT.plus(Duration.ofSeconds(2)));
+    }
+
+    /**
+     * The grant whose reply was lost was applied (the counter took a token for it), and is released again: the lock
+     * document has no owner once the take-backs ran, and the next acquisition's token is above the lost one.
+     */
+    private void assertNothingHeldAndTokensRise(String key, LockType type, long tokenBefore) {
+        eventually(() -> !document(key).containsKey("owner"));
+        long lostToken = ((Number) document(key).get("token")).longValue();
+        assertThat(lostToken).as("the server applied the grant whose reply was lost").isGreaterThan(tokenBefore);
+        assertThat(document(key).getList("line", Document.class)).as("nobody left in line").isNullOrEmpty();
+
+        ReactiveDistributedLock next = registry.obtain(key, type);
+        assertThat(await(next.acquireOnce())).isTrue();
+        assertThat(next.fencingToken().getAsLong()).isGreaterThan(lostToken);
+        assertThat(await(next.release())).isTrue();
+    }
+
+    /**
+     * @return {@code true} for the reply of a command that granted the lock (the only ones that take a token)
+     */
+    private static boolean grants(Exchange exchange, String key) {
+        return exchange.request() != null && exchange.request().contains("\"$inc\"")
+                && exchange.request().contains(key) && exchange.reply() != null
+                && exchange.reply().contains("\"value\": {");
+    }
+
+    /**
+     * @param matches which reply
+     * @param fault what to do to the first reply that matches; {@code null} to answer it with a
+     *        {@code writeConcernError} after the write (code 64, as a {@code wtimeout} gives)
+     */
+    private static FaultRule once(Predicate<Exchange> matches,
+            Fault fault) {
+        AtomicBoolean done = new AtomicBoolean();
+        return exchange -> {
+            if (!matches.test(exchange) || !done.compareAndSet(false, true)) {
+                return Fault.pass();
+            }
+            return fault != null ? fault : Fault.replaceWith(withConcernError(exchange.reply()));
+        };
+    }
+
+    /**
+     * @param replyJson the reply the server sent
+     * @return an {@code OP_MSG} frame of that reply with a {@code writeConcernError} added (the proxy writes the
+     *         header's request ids)
+     */
+    private static byte[] withConcernError(String replyJson) {
+        Document reply = Document.parse(replyJson).append("writeConcernError", new Document("code", 64)
+                .append("codeName", "WriteConcernFailed").append("errmsg", "waiting for replication timed out"));
+        ByteBuffer body = new RawBsonDocument(reply, new DocumentCodec()).getByteBuffer().asNIO();
+        int length = 16 + 4 + 1 + body.remaining();
+        ByteBuffer frame = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+        frame.putInt(length).putInt(0).putInt(0).putInt(2013).putInt(0).put((byte) 0).put(body);
+        return frame.array();
+    }
+
+    private Document document(String key) {
+        MongoCollection<Document> locks = direct.getDatabase("wire").getCollection("locks");
+        Document lock = locks.find(new Document("_id", "lock:" + key)).first();
+        return lock == null ? new Document() : lock;
+    }
+
+    private static <T> T await(Uni<T> uni) {
+        return uni.await().atMost(TIMEOUT);
+    }
+
+    private static void eventually(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + SETTLED.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("still not so after " + SETTLED).isLessThan(deadline);
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}

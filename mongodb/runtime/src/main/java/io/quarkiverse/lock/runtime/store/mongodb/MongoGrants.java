@@ -1,0 +1,150 @@
+package io.quarkiverse.lock.runtime.store.mongodb;
+
+import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LINE;
+import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.TOKEN;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import org.bson.Document;
+import org.jboss.logging.Logger;
+
+import com.mongodb.ErrorCategory;
+import com.mongodb.MongoServerException;
+
+import io.quarkiverse.lock.runtime.store.AcquireResult;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * The commands that grant a lock, and the one that takes a grant back when its caller cannot know it was made.
+ * <p>
+ * An attempt is a {@code findAndModify} without upsert whose filter ({@link MongoLockDocuments#acquirableBy}) matches
+ * only a lock this owner may take now, by the server's clock ({@code $expr} and {@code $$NOW}, which MongoDB allows
+ * in a query only when the command does not upsert). When it matches nothing, either the lock is not free for this
+ * owner or its document does not exist; a second command tells which: an upsert whose filter matches no existing
+ * lock document ({@link MongoLockDocuments#absent}) inserts a new, granted lock, or fails with a duplicate key, the
+ * answer "taken". Each command is atomic, and the fencing counter, kept in the document, rises by one at every grant.
+ * <p>
+ * Each grant writes a number unique in this instance ({@code grant}). When a grant command fails in a way that
+ * leaves its outcome unknown (no reply, a reply after the operation timeout, a {@code writeConcernError} after the
+ * write), the lock is released again if, and only if, that very command granted it; then the failure goes on to the
+ * caller. No lock stays held by an acquisition its caller saw fail, and a hold the same owner got from another command
+ * is never touched.
+ */
+final class MongoGrants {
+
+    private static final Logger LOG = Logger.getLogger(MongoGrants.class);
+
+    private final MongoCommands commands;
+    private final String collection;
+    private final Document writeConcern;
+    private final Consumer<String> announceRelease;
+    private final AtomicLong grants = new AtomicLong();
+
+    /**
+     * @param commands where to send the commands
+     * @param collection the lock collection
+     * @param writeConcern the write concern of grants and their take-backs
+     * @param announceRelease told the id of a lock that a take-back released while someone waited
+     */
+    MongoGrants(MongoCommands commands, String collection, Document writeConcern, Consumer<String> announceRelease) {
+        this.commands = commands;
+        this.collection = collection;
+        this.writeConcern = writeConcern;
+        this.announceRelease = announceRelease;
+    }
+
+    /**
+     * @param id the lock document's id
+     * @param owner the owner asking
+     * @param leaseMillis the lease
+     * @return acquired with the new token, or held by another owner (remaining lease unknown)
+     */
+    Uni<AcquireResult> attempt(String id, String owner, long leaseMillis) {
+        return ifFree(id, owner, leaseMillis)
+                .flatMap(result -> result.acquired() ? Uni.createFrom().item(result)
+                        : create(id, owner, leaseMillis));
+    }
+
+    /**
+     * @param id the lock document's id
+     * @param owner the owner asking
+     * @param leaseMillis the lease
+     * @return acquired with the new token if the lock was free for {@code owner}, else held by another owner
+     */
+    Uni<AcquireResult> ifFree(String id, String owner, long leaseMillis) {
+        return grant(MongoLockDocuments.acquirableBy(id, owner), false, id, owner, leaseMillis);
+    }
+
+    /**
+     * @param id the lock document's id
+     * @param owner the owner asking
+     * @param leaseMillis the lease
+     * @return acquired with the first token if there was no lock document, else held by another owner
+     */
+    Uni<AcquireResult> create(String id, String owner, long leaseMillis) {
+        return grant(MongoLockDocuments.absent(id), true, id, owner, leaseMillis)
+                .onFailure(MongoGrants::isDuplicateKey).recoverWithItem(() -> AcquireResult.heldByAnother(-1));
+    }
+
+    /**
+     * @param id the lock document's id
+     * @param owner the new holder, whoever holds the lock now
+     * @param leaseMillis the lease
+     * @return acquired with the next token, always
+     */
+    Uni<AcquireResult> takeOver(String id, String owner, long leaseMillis) {
+        return grant(new Document(MongoLockDocuments.ID, id), true, id, owner, leaseMillis);
+    }
+
+    private Uni<AcquireResult> grant(Document filter, boolean upsert, String id, String owner, long leaseMillis) {
+        long grant = grants.incrementAndGet();
+        Document command = MongoCommands.findAndModify(collection, filter,
+                MongoLockDocuments.acquisition(owner, grant, leaseMillis), writeConcern, TOKEN).append("new", true);
+        if (upsert) {
+            command.append("upsert", true);
+        }
+        return commands.write(command)
+                .map(reply -> {
+                    Document granted = reply.get("value", Document.class);
+                    return granted == null ? AcquireResult.heldByAnother(-1)
+                            : AcquireResult.acquired(((Number) granted.get(TOKEN)).longValue());
+                })
+                .onFailure(failure -> !isDuplicateKey(failure)).call(failure -> undo(id, owner, grant));
+    }
+
+    /**
+     * Releases the lock if the grant command numbered {@code grant} gave it to {@code owner}, and nothing granted it
+     * since. Its own failure is logged: the original failure is what the caller needs.
+     */
+    private Uni<Void> undo(String id, String owner, long grant) {
+        Document command = MongoCommands.findAndModify(collection, MongoLockDocuments.grantedBy(id, owner, grant),
+                MongoLockDocuments.releaseAndLeave(owner), writeConcern, LINE).append("new", true);
+        return commands.write(command)
+                .invoke(reply -> {
+                    Document released = reply.get("value", Document.class);
+                    if (released != null) {
+                        LOG.debugf("Took back the grant of %s whose reply failed", id);
+                        if (released.getList(LINE, Document.class) != null
+                                && !released.getList(LINE, Document.class).isEmpty()) {
+                            announceRelease.accept(id);
+                        }
+                    }
+                })
+                .replaceWithVoid()
+                .onFailure().recoverWithUni(failure -> {
+                    LOG.debugf("Could not take back a grant of %s whose reply failed: %s", id, failure.getMessage());
+                    return Uni.createFrom().voidItem();
+                });
+    }
+
+    /**
+     * @param failure a command's failure
+     * @return {@code true} if it is a duplicate key error: the command wrote nothing
+     */
+    static boolean isDuplicateKey(Throwable failure) {
+        int code = failure instanceof MongoServerException server ? server.getCode()
+                : failure instanceof MongoWriteFailure write ? write.code() : -1;
+        return ErrorCategory.fromErrorCode(code) == ErrorCategory.DUPLICATE_KEY;
+    }
+}

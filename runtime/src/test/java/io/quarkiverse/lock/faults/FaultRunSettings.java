@@ -1,0 +1,33 @@
+package io.quarkiverse.lock.faults;
+
+import java.time.Duration;
+
+/**
+ * The size of a randomized fault run, read from system properties: {@code -Dfaults.seed=} (the seed, printed by every
+ * run), {@code -Dfaults.operations=} (how many operations, 20,000 by default) and {@code -Dfaults.soak=true} (a much
+ * longer run: 400,000 operations by default, up to two hours).
+ *
+ * @param seed the seed of every random choice
+ * @param operations how many operations to run, in all
+ * @param soak whether this is a soak run
+ * @param instances how many instances share the store
+ * @param workersPerInstance how many workers each instance runs at once
+ * @param keys how many lock keys the workers contend for
+ * @param maxDuration when the operations stop even if fewer ran
+ */
+record FaultRunSettings(long seed, int operations, boolean soak, int instances, int workersPerInstance, int keys,
+        Duration maxDuration) {
+
+    /** The seed when none is given. */
+    static final long DEFAULT_SEED = 20_261_130L;
+
+    /**
+     * @return the settings the system properties ask for
+     */
+    static FaultRunSettings fromSystemProperties() {
+        boolean soak = Boolean.getBoolean("faults.soak");
+        return new FaultRunSettings(Long.getLong("faults.seed", DEFAULT_SEED),
+                Integer.getInteger("faults.operations", soak ? 400_000 : 20_000), soak, 4, 10, 6,
+                soak ? Duration.ofHours(2) : Duration.ofMinutes(4));
+    }
+}

@@ -1,0 +1,17 @@
+package io.quarkiverse.lock.faults;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The randomized test on the in-memory store: one registry, no proxy and so no network faults, the same random
+ * operations (cancellations, interrupts, reentrancy, take-overs, one handle used at once) and the same checks.
+ */
+class InMemoryRandomizedFaultTest {
+
+    @Test
+    void noLockIsHeldTwiceNorLeftHeld() throws InterruptedException {
+        FaultRunSettings settings = FaultRunSettings.fromSystemProperties();
+        RandomizedFaultRun.Report report = RandomizedFaultRun.run(new InMemoryUnderTest(), settings);
+        RedisRandomizedFaultTest.assertFaultless(report);
+    }
+}

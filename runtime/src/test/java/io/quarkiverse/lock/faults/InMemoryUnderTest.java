@@ -1,0 +1,97 @@
+package io.quarkiverse.lock.faults;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.local.LocalLockStates;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
+import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
+import io.vertx.core.Vertx;
+
+/**
+ * The in-memory store: one registry (its locks are shared inside one JVM only), no proxy and no faults, so the run
+ * checks the registry's own concurrency (cancellation, interrupts, reentrancy, take-overs, one handle used at once).
+ */
+final class InMemoryUnderTest implements StoreUnderTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final InMemoryLockStore store = new InMemoryLockStore(InstantSource.system());
+    private final InMemorySectionLog log = new InMemorySectionLog(InstantSource.system());
+    private Vertx vertx;
+    private DefaultLockRegistry registry;
+
+    @Override
+    public String name() {
+        return "in-memory";
+    }
+
+    @Override
+    public List<DefaultLockRegistry> start(int instances, LockSettings settings) {
+        vertx = Vertx.vertx();
+        registry = new DefaultLockRegistry(store, settings, new BackoffWaitStrategy(vertx), new LocalLockStates(),
+                vertx);
+        registry.start();
+        return List.of(registry);
+    }
+
+    @Override
+    public SectionLog log() {
+        return log;
+    }
+
+    @Override
+    public void startFaults(long seed, FaultTimeline timeline) {
+        // nothing between the registry and its store to inject faults into
+    }
+
+    @Override
+    public void stopFaults() {
+        // no faults
+    }
+
+    @Override
+    public Map<String, Long> faultCounts() {
+        return Map.of();
+    }
+
+    /**
+     * Asks for each key with a fresh handle: a key that cannot be acquired is still held.
+     */
+    @Override
+    public List<String> leftInStore(List<String> keys) {
+        store.evictExpired();
+        List<String> left = new ArrayList<>();
+        for (String key : keys) {
+            ReactiveDistributedLock lock = registry.obtain(key);
+            if (lock.acquireOnce().await().atMost(TIMEOUT)) {
+                lock.release().await().atMost(TIMEOUT);
+            } else {
+                left.add(key + " (held)");
+            }
+        }
+        if (left.isEmpty() && store.size() > 0) {
+            left.add(store.size() + " other locks");
+        }
+        return left;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (registry != null) {
+                registry.close();
+            }
+        } finally {
+            if (vertx != null) {
+                vertx.close().toCompletionStage().toCompletableFuture().join();
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package io.quarkiverse.lock.faults;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+
+/**
+ * One randomized fault run on one store: start the instances, run the operations while faults are injected, stop the
+ * faults, let the longest lease run out, then check the log and what is left in the store, and print the report.
+ */
+final class RandomizedFaultRun {
+
+    /** Leases are 1-3 s; the default one (for {@code acquireOnce}) is 2 s; one store operation may take 1 s. */
+    static final LockSettings LOCK_SETTINGS = new LockSettings(Duration.ofSeconds(2), Duration.ofSeconds(1),
+            Duration.ofSeconds(1), RedisUnderTest.KEY_PREFIX, false, Duration.ofSeconds(1));
+    /** The longest lease, plus how long a waiter keeps its place in the Redis line after its last attempt. */
+    private static final Duration SETTLE = Duration.ofSeconds(3).plusSeconds(2).plusMillis(500);
+    private static final int EXAMPLES = 5;
+
+    private RandomizedFaultRun() {
+    }
+
+    /**
+     * Runs, and closes the store whatever happens.
+     *
+     * @param store the store
+     * @param settings the run's size and seed
+     * @return what the run found
+     */
+    static Report run(StoreUnderTest store, FaultRunSettings settings) throws InterruptedException {
+        List<String> keys = new ArrayList<>();
+        for (int k = 0; k < settings.keys(); k++) {
+            keys.add("faults-k" + k);
+        }
+        System.out.printf("Randomized fault run on the %s store: seed %d (-Dfaults.seed=%d), %d operations, "
+                + "%d instances x %d workers, %d keys%s%n", store.name(), settings.seed(), settings.seed(),
+                settings.operations(), settings.instances(), settings.workersPerInstance(), settings.keys(),
+                settings.soak() ? ", soak" : "");
+        try (store) {
+            List<DefaultLockRegistry> registries = store.start(settings.instances(), LOCK_SETTINGS);
+            SectionLog log = store.log();
+            long origin = log.now().await().atMost(Duration.ofSeconds(30));
+            FaultTimeline timeline = new FaultTimeline();
+            RandomOperations operations = new RandomOperations(settings, log, keys, LOCK_SETTINGS.defaultLease());
+            long started = System.nanoTime();
+            store.startFaults(settings.seed(), timeline);
+            long ran;
+            try {
+                ran = operations.run(registries);
+            } finally {
+                store.stopFaults();
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            Thread.sleep(SETTLE.toMillis());
+            List<String> left = store.leftInStore(keys);
+            List<Section> sections = log.sections();
+            SectionChecker.Verdict verdict = SectionChecker.check(sections, log.overridingWindows());
+            Report report = new Report(ran, took, operations.stoppedByDeadline(), operations.outcomes(),
+                    store.faultCounts(), verdict, left, operations.handlesStillHolding());
+            report.print(store.name(), settings, origin, timeline);
+            return report;
+        }
+    }
+
+    /**
+     * What a run found.
+     *
+     * @param operations how many operations ran
+     * @param took how long they took
+     * @param stoppedByDeadline whether the deadline stopped them early
+     * @param outcomes how many operations ended each way
+     * @param faults how many faults of each kind were injected
+     * @param verdict the check of the sections
+     * @param leftInStore what was left in the store once every lease had run out
+     * @param handlesStillHolding the handles that still reported a hold then (which tells who holds a stuck key)
+     */
+    record Report(long operations, Duration took, boolean stoppedByDeadline, Map<String, Long> outcomes,
+            Map<String, Long> faults, SectionChecker.Verdict verdict, List<String> leftInStore,
+            List<String> handlesStillHolding) {
+
+        /**
+         * @return how many operations ended in a way that makes the run untrustworthy (the log failed) or never
+         *         ended
+         */
+        long harnessFailuresAndHungOperations() {
+            long count = 0;
+            for (Map.Entry<String, Long> outcome : outcomes.entrySet()) {
+                if (outcome.getKey().contains("harness failure") || outcome.getKey().contains("hung")
+                        || outcome.getKey().contains("unexpected")) {
+                    count += outcome.getValue();
+                }
+            }
+            return count;
+        }
+
+        /**
+         * @return a one-line summary for assertion messages
+         */
+        String summary() {
+            return String.format("%d operations, %d sections checked, %d overlaps, %d violations %s, "
+                    + "%d entries left in the store", operations, verdict.sectionsChecked, verdict.overlaps,
+                    verdict.violations.size(), verdict.countsByKind(), leftInStore.size());
+        }
+
+        void print(String store, FaultRunSettings settings, long origin, FaultTimeline timeline) {
+            StringBuilder out = new StringBuilder();
+            out.append(String.format("%n=== Randomized fault run on the %s store, seed %d ===%n", store,
+                    settings.seed()));
+            out.append(String.format("operations: %d in %.1f s%s%n", operations, took.toMillis() / 1000.0,
+                    stoppedByDeadline ? " (stopped by the deadline of " + settings.maxDuration() + ")" : ""));
+            outcomes.forEach((k, v) -> out.append(String.format("  %-70s %7d%n", k, v)));
+            out.append("faults injected:").append(faults.isEmpty() ? " none (no proxy)" : "").append('\n');
+            faults.forEach((k, v) -> out.append(String.format("  %-70s %7d%n", k, v)));
+            out.append(String.format("sections checked: %d (overlaps excused by an expired lease or a take-over: %d)%n",
+                    verdict.sectionsChecked, verdict.excusedOverlaps));
+            out.append(String.format("overlaps: %d%n", verdict.overlaps));
+            out.append(String.format("violations: %d %s%n", verdict.violations.size(), verdict.countsByKind()));
+            out.append(String.format("stuck keys (left in the store after every lease ran out): %d %s%n",
+                    leftInStore.size(), leftInStore));
+            out.append(String.format("handles still reporting a hold at the end: %d%n", handlesStillHolding.size()));
+            for (String holding : handlesStillHolding.subList(0, Math.min(EXAMPLES * 2, handlesStillHolding.size()))) {
+                out.append("  ").append(holding).append('\n');
+            }
+            Map<String, Integer> byOperations = new TreeMap<>();
+            for (SectionChecker.Violation violation : verdict.violations) {
+                byOperations.merge(violation.kind() + " " + operations(violation), 1, Integer::sum);
+            }
+            out.append("violations by the operations involved:\n");
+            byOperations.forEach((k, v) -> out.append(String.format("  %-90s %6d%n", k, v)));
+            Map<String, Integer> shown = new HashMap<>();
+            for (SectionChecker.Violation violation : verdict.violations) {
+                if (shown.merge(violation.kind() + " " + operations(violation), 1, Integer::sum) > 1
+                        || shown.merge(violation.kind(), 1, Integer::sum) > EXAMPLES) {
+                    continue;
+                }
+                out.append(String.format("%s on %s: %s%n", violation.kind(), violation.first().key(),
+                        violation.why()));
+                out.append("    ").append(violation.first().describe(origin)).append('\n');
+                if (violation.second() != null) {
+                    out.append("    ").append(violation.second().describe(origin)).append('\n');
+                }
+                List<FaultTimeline.Event> near = timeline.between(violation.from() - 3_000_000,
+                        violation.to() + 500_000);
+                out.append(String.format("    faults from 3 s before to 0.5 s after: %d%s%n", near.size(),
+                        near.isEmpty() ? "" : ", the last ones:"));
+                for (FaultTimeline.Event event : near.subList(Math.max(0, near.size() - 8), near.size())) {
+                    out.append(String.format("      %+.1f ms i%d %s%n", (event.time() - origin) / 1000.0,
+                            event.instance(), event.what()));
+                }
+            }
+            System.out.print(out);
+        }
+
+        private static String operations(SectionChecker.Violation violation) {
+            String first = violation.first().operation();
+            if (violation.second() == null) {
+                return first;
+            }
+            String second = violation.second().operation();
+            return first.compareTo(second) <= 0 ? first + " + " + second : second + " + " + first;
+        }
+    }
+}
