@@ -39,9 +39,10 @@ final class RandomizedFaultRun {
             keys.add("faults-k" + k);
         }
         System.out.printf("Randomized fault run on the %s store: seed %d (-Dfaults.seed=%d), %d operations, "
-                + "%d instances x %d workers, %d keys%s%n", store.name(), settings.seed(), settings.seed(),
+                + "%d instances x %d workers, %d keys%s%s%s%n", store.name(), settings.seed(), settings.seed(),
                 settings.operations(), settings.instances(), settings.workersPerInstance(), settings.keys(),
-                settings.soak() ? ", soak" : "");
+                settings.soak() ? ", soak" : "", settings.without().isEmpty() ? "" : ", without " + settings.without(),
+                settings.injectFaults() ? "" : ", no network faults");
         try (store) {
             List<DefaultLockRegistry> registries = store.start(settings.instances(), LOCK_SETTINGS);
             SectionLog log = store.log();
@@ -49,7 +50,9 @@ final class RandomizedFaultRun {
             FaultTimeline timeline = new FaultTimeline();
             RandomOperations operations = new RandomOperations(settings, log, keys, LOCK_SETTINGS.defaultLease());
             long started = System.nanoTime();
-            store.startFaults(settings.seed(), timeline);
+            if (settings.injectFaults()) {
+                store.startFaults(settings.seed(), timeline);
+            }
             long ran;
             try {
                 ran = operations.run(registries);
@@ -110,8 +113,9 @@ final class RandomizedFaultRun {
 
         void print(String store, FaultRunSettings settings, long origin, FaultTimeline timeline) {
             StringBuilder out = new StringBuilder();
-            out.append(String.format("%n=== Randomized fault run on the %s store, seed %d ===%n", store,
-                    settings.seed()));
+            out.append(String.format("%n=== Randomized fault run on the %s store, seed %d%s%s ===%n", store,
+                    settings.seed(), settings.without().isEmpty() ? "" : ", without " + settings.without(),
+                    settings.injectFaults() ? "" : ", no network faults"));
             out.append(String.format("operations: %d in %.1f s%s%n", operations, took.toMillis() / 1000.0,
                     stoppedByDeadline ? " (stopped by the deadline of " + settings.maxDuration() + ")" : ""));
             outcomes.forEach((k, v) -> out.append(String.format("  %-70s %7d%n", k, v)));
@@ -123,9 +127,13 @@ final class RandomizedFaultRun {
             out.append(String.format("violations: %d %s%n", verdict.violations.size(), verdict.countsByKind()));
             out.append(String.format("stuck keys (left in the store after every lease ran out): %d %s%n",
                     leftInStore.size(), leftInStore));
-            out.append(String.format("handles still reporting a hold at the end: %d%n", handlesStillHolding.size()));
-            for (String holding : handlesStillHolding.subList(0, Math.min(EXAMPLES * 2, handlesStillHolding.size()))) {
-                out.append("  ").append(holding).append('\n');
+            out.append(String.format("handles still reporting a hold at the end: %d (leases ran out, except on the "
+                    + "stuck keys); on the stuck keys:%n", handlesStillHolding.size()));
+            for (String holding : handlesStillHolding) {
+                String key = holding.substring(0, holding.indexOf(' '));
+                if (leftInStore.stream().anyMatch(left -> left.contains(key))) {
+                    out.append("  ").append(holding).append('\n');
+                }
             }
             Map<String, Integer> byOperations = new TreeMap<>();
             for (SectionChecker.Violation violation : verdict.violations) {
