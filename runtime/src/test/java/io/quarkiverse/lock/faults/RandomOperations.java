@@ -142,17 +142,25 @@ final class RandomOperations {
     }
 
     /**
-     * @return every handle that still reports a hold (a fencing token) now that no operation runs: key, token, handle
-     *         and how its last operation ended
+     * @return every handle that still reports a hold (a fencing token) now that no operation runs
      */
-    List<String> handlesStillHolding() {
-        List<String> holding = new ArrayList<>();
+    List<Holding> handlesStillHolding() {
+        List<Holding> holding = new ArrayList<>();
         for (Handle handle : handles.values()) {
-            handle.lock().fencingToken().ifPresent(token -> holding.add(handle.key() + " token " + token + " held by "
-                    + handle.id() + " (" + handle.type() + ", last " + lastOutcomes.get(handle.id()) + ")"));
+            handle.lock().fencingToken().ifPresent(token -> holding.add(new Holding(handle.key(), token,
+                    handle.id() + " (" + handle.type() + ", last " + lastOutcomes.get(handle.id()) + ")")));
         }
-        holding.sort(null);
         return holding;
+    }
+
+    /**
+     * A handle that reports a hold.
+     *
+     * @param key the lock key
+     * @param token the hold's token
+     * @param handle the handle, and how its last operation ended
+     */
+    record Holding(String key, long token, String handle) {
     }
 
     /**

@@ -85,7 +85,7 @@ final class RandomizedFaultRun {
      */
     record Report(long operations, Duration took, boolean stoppedByDeadline, Map<String, Long> outcomes,
             Map<String, Long> faults, SectionChecker.Verdict verdict, List<String> leftInStore,
-            List<String> handlesStillHolding) {
+            List<RandomOperations.Holding> handlesStillHolding) {
 
         /**
          * @return how many operations ended in a way that makes the run untrustworthy (the log failed) or never
@@ -127,14 +127,19 @@ final class RandomizedFaultRun {
             out.append(String.format("violations: %d %s%n", verdict.violations.size(), verdict.countsByKind()));
             out.append(String.format("stuck keys (left in the store after every lease ran out): %d %s%n",
                     leftInStore.size(), leftInStore));
-            out.append(String.format("handles still reporting a hold at the end: %d (leases ran out, except on the "
-                    + "stuck keys); on the stuck keys:%n", handlesStillHolding.size()));
-            for (String holding : handlesStillHolding) {
-                String key = holding.substring(0, holding.indexOf(' '));
-                if (leftInStore.stream().anyMatch(left -> left.contains(key))) {
-                    out.append("  ").append(holding).append('\n');
-                }
+            out.append(String.format("handles still reporting a hold at the end: %d (stale, their leases ran out, "
+                    + "but for the holder of each stuck key: the one with its highest token)%n",
+                    handlesStillHolding.size()));
+            Map<String, RandomOperations.Holding> holders = new TreeMap<>();
+            for (RandomOperations.Holding holding : handlesStillHolding) {
+                holders.merge(holding.key(), holding, (a, b) -> a.token() >= b.token() ? a : b);
             }
+            holders.forEach((key, holder) -> {
+                if (leftInStore.stream().anyMatch(left -> left.contains(key))) {
+                    out.append(String.format("  stuck %s: token %d, held by %s%n", key, holder.token(),
+                            holder.handle()));
+                }
+            });
             Map<String, Integer> byOperations = new TreeMap<>();
             for (SectionChecker.Violation violation : verdict.violations) {
                 byOperations.merge(violation.kind() + " " + operations(violation), 1, Integer::sum);
