@@ -1,11 +1,16 @@
 package io.quarkiverse.lock.faults;
 
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * The size of a randomized fault run, read from system properties: {@code -Dfaults.seed=} (the seed, printed by every
  * run), {@code -Dfaults.operations=} (how many operations, 20,000 by default) and {@code -Dfaults.soak=true} (a much
- * longer run: 400,000 operations by default, up to two hours).
+ * longer run: 400,000 operations by default, up to two hours). To narrow a failure down, {@code -Dfaults.without=}
+ * leaves operations out (names of {@link RandomOperations.Operation}, comma-separated) and
+ * {@code -Dfaults.inject=false} runs without network faults.
  *
  * @param seed the seed of every random choice
  * @param operations how many operations to run, in all
@@ -14,9 +19,11 @@ import java.time.Duration;
  * @param workersPerInstance how many workers each instance runs at once
  * @param keys how many lock keys the workers contend for
  * @param maxDuration when the operations stop even if fewer ran
+ * @param without the operations left out
+ * @param injectFaults whether the network faults are injected
  */
 record FaultRunSettings(long seed, int operations, boolean soak, int instances, int workersPerInstance, int keys,
-        Duration maxDuration) {
+        Duration maxDuration, Set<RandomOperations.Operation> without, boolean injectFaults) {
 
     /** The seed when none is given. */
     static final long DEFAULT_SEED = 20_261_130L;
@@ -26,8 +33,15 @@ record FaultRunSettings(long seed, int operations, boolean soak, int instances, 
      */
     static FaultRunSettings fromSystemProperties() {
         boolean soak = Boolean.getBoolean("faults.soak");
+        Set<RandomOperations.Operation> without = EnumSet.noneOf(RandomOperations.Operation.class);
+        for (String name : System.getProperty("faults.without", "").split(",")) {
+            if (!name.isBlank()) {
+                without.add(RandomOperations.Operation.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+            }
+        }
         return new FaultRunSettings(Long.getLong("faults.seed", DEFAULT_SEED),
                 Integer.getInteger("faults.operations", soak ? 400_000 : 20_000), soak, 4, 10, 6,
-                soak ? Duration.ofHours(2) : Duration.ofMinutes(4));
+                soak ? Duration.ofHours(2) : Duration.ofMinutes(4), without,
+                Boolean.parseBoolean(System.getProperty("faults.inject", "true")));
     }
 }

@@ -94,9 +94,13 @@ final class RandomOperations {
         this.deadline = System.nanoTime() + settings.maxDuration().toNanos();
         int weights = 0;
         for (Operation operation : Operation.values()) {
-            weights += operation.weight;
+            weights += weight(operation);
         }
         this.totalWeight = weights;
+    }
+
+    private int weight(Operation operation) {
+        return settings.without().contains(operation) ? 0 : operation.weight;
     }
 
     /**
@@ -138,17 +142,25 @@ final class RandomOperations {
     }
 
     /**
-     * @return every handle that still reports a hold (a fencing token) now that no operation runs: key, token, handle
-     *         and how its last operation ended
+     * @return every handle that still reports a hold (a fencing token) now that no operation runs
      */
-    List<String> handlesStillHolding() {
-        List<String> holding = new ArrayList<>();
+    List<Holding> handlesStillHolding() {
+        List<Holding> holding = new ArrayList<>();
         for (Handle handle : handles.values()) {
-            handle.lock().fencingToken().ifPresent(token -> holding.add(handle.key() + " token " + token + " held by "
-                    + handle.id() + " (" + handle.type() + ", last " + lastOutcomes.get(handle.id()) + ")"));
+            handle.lock().fencingToken().ifPresent(token -> holding.add(new Holding(handle.key(), token,
+                    handle.id() + " (" + handle.type() + ", last " + lastOutcomes.get(handle.id()) + ")")));
         }
-        holding.sort(null);
         return holding;
+    }
+
+    /**
+     * A handle that reports a hold.
+     *
+     * @param key the lock key
+     * @param token the hold's token
+     * @param handle the handle, and how its last operation ended
+     */
+    record Holding(String key, long token, String handle) {
     }
 
     /**
@@ -260,7 +272,7 @@ final class RandomOperations {
         private Operation pick() {
             int draw = random.nextInt(totalWeight);
             for (Operation operation : Operation.values()) {
-                draw -= operation.weight;
+                draw -= weight(operation);
                 if (draw < 0) {
                     return operation;
                 }
@@ -408,6 +420,7 @@ final class RandomOperations {
             sleep(cancelAfter);
             subscription.cancel();
             if (acquired.cancel(false)) {
+                retire(handle);
                 return "cancelled";
             }
             try {
@@ -427,8 +440,9 @@ final class RandomOperations {
             boolean interrupt = random.nextInt(10) < 6;
             long interruptAfter = random.nextInt((int) wait.toMillis() + 100);
             AtomicReference<String> outcome = new AtomicReference<>("hung");
-            Thread thread = new Thread(() -> outcome.set(blockingOperation(handle, wait, lease, work, execute)),
-                    "fault-blocking-" + handle.id());
+            long attempt = now();
+            Thread thread = new Thread(() -> outcome.set(blockingOperation(handle, attempt, wait, lease, work,
+                    execute)), "fault-blocking-" + handle.id());
             thread.setDaemon(true);
             thread.start();
             try {
@@ -448,12 +462,14 @@ final class RandomOperations {
             return (interrupt ? "(interrupt sent) " : "") + outcome.get();
         }
 
-        /** Runs on its own thread, which may be interrupted at any moment. */
-        private String blockingOperation(Handle handle, Duration wait, Duration lease, Duration work,
+        /**
+         * Runs on its own thread, which may be interrupted at any moment (so the request time is taken before, on the
+         * worker's thread).
+         */
+        private String blockingOperation(Handle handle, long attempt, Duration wait, Duration lease, Duration work,
                 boolean execute) {
             DistributedLock lock = handle.lock().toBlocking();
             try {
-                long attempt = now();
                 if (execute) {
                     lock.acquireAndExecute(wait, lease, () -> {
                         awaitSection(section(handle, "-", attempt, lease.toMillis(), work, null));
@@ -579,6 +595,15 @@ final class RandomOperations {
                 }
             }
             return count + " at once: " + outcomes.stream().sorted().toList();
+        }
+
+        /**
+         * Never uses the handle again: its cancelled acquisition may still deliver a grant, which
+         * {@link #subscribeReleasingLateGrants} releases, and that release must not hit a later operation's hold.
+         */
+        private void retire(Handle handle) {
+            kept.computeIfPresent(handle.key() + "/" + handle.type(),
+                    (slot, existing) -> existing.id().equals(handle.id()) ? null : existing);
         }
 
         /**

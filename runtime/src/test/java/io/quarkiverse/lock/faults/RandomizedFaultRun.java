@@ -39,9 +39,10 @@ final class RandomizedFaultRun {
             keys.add("faults-k" + k);
         }
         System.out.printf("Randomized fault run on the %s store: seed %d (-Dfaults.seed=%d), %d operations, "
-                + "%d instances x %d workers, %d keys%s%n", store.name(), settings.seed(), settings.seed(),
+                + "%d instances x %d workers, %d keys%s%s%s%n", store.name(), settings.seed(), settings.seed(),
                 settings.operations(), settings.instances(), settings.workersPerInstance(), settings.keys(),
-                settings.soak() ? ", soak" : "");
+                settings.soak() ? ", soak" : "", settings.without().isEmpty() ? "" : ", without " + settings.without(),
+                settings.injectFaults() ? "" : ", no network faults");
         try (store) {
             List<DefaultLockRegistry> registries = store.start(settings.instances(), LOCK_SETTINGS);
             SectionLog log = store.log();
@@ -49,7 +50,9 @@ final class RandomizedFaultRun {
             FaultTimeline timeline = new FaultTimeline();
             RandomOperations operations = new RandomOperations(settings, log, keys, LOCK_SETTINGS.defaultLease());
             long started = System.nanoTime();
-            store.startFaults(settings.seed(), timeline);
+            if (settings.injectFaults()) {
+                store.startFaults(settings.seed(), timeline);
+            }
             long ran;
             try {
                 ran = operations.run(registries);
@@ -82,7 +85,7 @@ final class RandomizedFaultRun {
      */
     record Report(long operations, Duration took, boolean stoppedByDeadline, Map<String, Long> outcomes,
             Map<String, Long> faults, SectionChecker.Verdict verdict, List<String> leftInStore,
-            List<String> handlesStillHolding) {
+            List<RandomOperations.Holding> handlesStillHolding) {
 
         /**
          * @return how many operations ended in a way that makes the run untrustworthy (the log failed) or never
@@ -110,8 +113,9 @@ final class RandomizedFaultRun {
 
         void print(String store, FaultRunSettings settings, long origin, FaultTimeline timeline) {
             StringBuilder out = new StringBuilder();
-            out.append(String.format("%n=== Randomized fault run on the %s store, seed %d ===%n", store,
-                    settings.seed()));
+            out.append(String.format("%n=== Randomized fault run on the %s store, seed %d%s%s ===%n", store,
+                    settings.seed(), settings.without().isEmpty() ? "" : ", without " + settings.without(),
+                    settings.injectFaults() ? "" : ", no network faults"));
             out.append(String.format("operations: %d in %.1f s%s%n", operations, took.toMillis() / 1000.0,
                     stoppedByDeadline ? " (stopped by the deadline of " + settings.maxDuration() + ")" : ""));
             outcomes.forEach((k, v) -> out.append(String.format("  %-70s %7d%n", k, v)));
@@ -123,10 +127,19 @@ final class RandomizedFaultRun {
             out.append(String.format("violations: %d %s%n", verdict.violations.size(), verdict.countsByKind()));
             out.append(String.format("stuck keys (left in the store after every lease ran out): %d %s%n",
                     leftInStore.size(), leftInStore));
-            out.append(String.format("handles still reporting a hold at the end: %d%n", handlesStillHolding.size()));
-            for (String holding : handlesStillHolding.subList(0, Math.min(EXAMPLES * 2, handlesStillHolding.size()))) {
-                out.append("  ").append(holding).append('\n');
+            out.append(String.format("handles still reporting a hold at the end: %d (stale, their leases ran out, "
+                    + "but for the holder of each stuck key: the one with its highest token)%n",
+                    handlesStillHolding.size()));
+            Map<String, RandomOperations.Holding> holders = new TreeMap<>();
+            for (RandomOperations.Holding holding : handlesStillHolding) {
+                holders.merge(holding.key(), holding, (a, b) -> a.token() >= b.token() ? a : b);
             }
+            holders.forEach((key, holder) -> {
+                if (leftInStore.stream().anyMatch(left -> left.contains(key))) {
+                    out.append(String.format("  stuck %s: token %d, held by %s%n", key, holder.token(),
+                            holder.handle()));
+                }
+            });
             Map<String, Integer> byOperations = new TreeMap<>();
             for (SectionChecker.Violation violation : verdict.violations) {
                 byOperations.merge(violation.kind() + " " + operations(violation), 1, Integer::sum);
