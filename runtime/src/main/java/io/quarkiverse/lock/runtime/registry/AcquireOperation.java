@@ -68,10 +68,15 @@ final class AcquireOperation extends AbstractUni<Hold> {
         private final AtomicInteger state = new AtomicInteger(RUNNING);
         private volatile Cancellable pause;
         private volatile Cancellable inFlight;
-        private Waiter waiter;
+        private volatile Waiter waiter;
         private long startNanos;
         private int failedAttempts;
-        private volatile boolean attempted;
+        /** When the last attempt the store refused was sent: a hand-over came after the store answered it. */
+        private long refusedSentNanos;
+        /** Guarded by this: an attempt reached the store's queue; one is being submitted; a take-back waits for it. */
+        private boolean attempted;
+        private boolean submitting;
+        private boolean takeBackAfterSubmit;
 
         Run(UniSubscriber<? super Hold> downstream, String owner, Context context) {
             this.downstream = downstream;
@@ -82,8 +87,15 @@ final class AcquireOperation extends AbstractUni<Hold> {
         void start() {
             if (!takeOver && waitNanos > 0 && !handle.isHeldLocally()) {
                 startNanos = System.nanoTime();
-                waiter = handle.states().join(handle.key, owner, this::onHandedOver);
-                if (!waiter.isHead()) {
+                Waiter joined;
+                synchronized (this) {
+                    if (state.get() != RUNNING) {
+                        return;
+                    }
+                    joined = handle.states().join(handle.key, owner, this::onHandedOver);
+                    waiter = joined;
+                }
+                if (!joined.isHead()) {
                     pauseThenAttempt(-1, waitNanos);
                     return;
                 }
@@ -95,11 +107,22 @@ final class AcquireOperation extends AbstractUni<Hold> {
             return waiter != null;
         }
 
+        /**
+         * Submits one attempt. A cancellation while it is being submitted sends its take-back only once the attempt
+         * is in the store's queue, so the store runs the take-back after the attempt.
+         */
         private void attempt() {
-            if (state.get() != RUNNING) {
+            if (handle.registry().isClosed()) {
+                onFailure(new IllegalStateException("the application is shutting down"));
                 return;
             }
-            attempted = true;
+            synchronized (this) {
+                if (state.get() != RUNNING) {
+                    return;
+                }
+                attempted = true;
+                submitting = true;
+            }
             long sentNanos = System.nanoTime();
             try {
                 Uni<AcquireResult> call = takeOver ? handle.store().takeOver(handle.key, owner, leaseMillis)
@@ -107,14 +130,27 @@ final class AcquireOperation extends AbstractUni<Hold> {
                 inFlight = call.subscribe().with(result -> onResult(result, sentNanos), this::onFailure);
             } catch (RuntimeException e) {
                 onFailure(e);
+            } finally {
+                boolean takeBackNow;
+                synchronized (this) {
+                    submitting = false;
+                    takeBackNow = takeBackAfterSubmit;
+                }
+                if (takeBackNow) {
+                    inFlight.cancel();
+                    takeBack().subscribe().with(ignored -> {
+                    });
+                }
             }
         }
 
         private void onResult(AcquireResult result, long sentNanos) {
             if (result.acquired()) {
-                onGranted(result.token(), sentNanos);
+                // A grant revealed by this attempt may be a hand-over made after the previous refusal was answered.
+                onGranted(result.token(), refusedSentNanos != 0 ? refusedSentNanos : sentNanos);
                 return;
             }
+            refusedSentNanos = sentNanos;
             long remaining = waits() ? waitNanos - (System.nanoTime() - startNanos) : 0;
             if (remaining <= 0) {
                 if (state.compareAndSet(RUNNING, GAVE_UP)) {
@@ -140,9 +176,12 @@ final class AcquireOperation extends AbstractUni<Hold> {
             }
         }
 
-        /** A release handed the lock to this acquisition (the message names its owner id). */
+        /**
+         * A release handed the lock to this acquisition (the message names its owner id). The hand-over came after
+         * the store answered this waiter's last refused attempt, so its lease runs at least from that attempt's send.
+         */
         private void onHandedOver(long token) {
-            onGranted(token, System.nanoTime());
+            onGranted(token, refusedSentNanos != 0 ? refusedSentNanos : System.nanoTime());
         }
 
         private void onGranted(long token, long sentNanos) {
@@ -161,10 +200,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
         private void onFailure(Throwable failure) {
             if (state.compareAndSet(RUNNING, GAVE_UP)) {
                 finish();
-                if (attempted) {
-                    takeBack().subscribe().with(ignored -> {
-                    });
-                }
+                takeBackOnceSubmitted();
                 deliverFailure(handle.storeFailure(takeOver ? "take over" : "acquire", failure));
             }
         }
@@ -173,14 +209,27 @@ final class AcquireOperation extends AbstractUni<Hold> {
         public void cancel() {
             if (state.compareAndSet(RUNNING, GAVE_UP)) {
                 finish();
-                Cancellable call = inFlight;
-                if (call != null) {
-                    call.cancel();
+                takeBackOnceSubmitted();
+            }
+        }
+
+        /** Sends the take-back now, or, if an attempt is being submitted, right after it reached the store's queue. */
+        private void takeBackOnceSubmitted() {
+            boolean now;
+            synchronized (this) {
+                if (submitting) {
+                    takeBackAfterSubmit = true;
+                    return;
                 }
-                if (attempted) {
-                    takeBack().subscribe().with(ignored -> {
-                    });
-                }
+                now = attempted;
+            }
+            Cancellable call = inFlight;
+            if (call != null) {
+                call.cancel();
+            }
+            if (now) {
+                takeBack().subscribe().with(ignored -> {
+                });
             }
         }
 
@@ -193,8 +242,12 @@ final class AcquireOperation extends AbstractUni<Hold> {
             if (current != null) {
                 current.cancel();
             }
-            if (waiter != null) {
-                handle.states().leave(waiter);
+            Waiter joined;
+            synchronized (this) {
+                joined = waiter;
+            }
+            if (joined != null) {
+                handle.states().leave(joined);
             }
         }
 

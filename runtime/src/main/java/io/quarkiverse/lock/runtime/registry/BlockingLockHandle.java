@@ -11,7 +11,8 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
 /**
  * The blocking view of a {@link LockHandle}: each method awaits the reactive one ({@link BlockingWait}), refusing with
  * an {@link IllegalStateException} on a thread that must not block (a Vert.x event loop). An interrupt abandons an
- * acquisition (which takes back whatever the store granted it) but not a release.
+ * acquisition (which takes back whatever the store granted it) but not a release. A guarded section gives back only
+ * the hold its own acquisition got, like the reactive one.
  */
 final class BlockingLockHandle implements DistributedLock {
 
@@ -79,10 +80,11 @@ final class BlockingLockHandle implements DistributedLock {
     @Override
     public <T, E extends Exception> T acquireAndExecute(Duration wait, Duration lease, LockedSection<T, E> action)
             throws E {
-        LockArguments.requireWait(wait);
-        LockArguments.requireLease(lease);
+        long waitNanos = LockArguments.requireWait(wait);
+        long leaseMillis = LockArguments.requireLease(lease);
         LockArguments.requireAction(action);
-        if (!acquire(wait, lease)) {
+        ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
+        if (BlockingWait.interruptibly(claim) == null) {
             throw new CannotAcquireLockException(handle.key, wait);
         }
         T result;
@@ -90,13 +92,13 @@ final class BlockingLockHandle implements DistributedLock {
             result = action.run();
         } catch (Exception | Error failure) {
             try {
-                release();
+                BlockingWait.uninterruptibly(claim.giveBack());
             } catch (RuntimeException releaseFailure) {
                 failure.addSuppressed(releaseFailure);
             }
             throw failure;
         }
-        release();
+        BlockingWait.uninterruptibly(claim.giveBack());
         return result;
     }
 

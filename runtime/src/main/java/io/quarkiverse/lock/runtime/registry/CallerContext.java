@@ -14,10 +14,13 @@ final class CallerContext {
     }
 
     /**
-     * @return the context of the calling thread, or {@code null} if it runs on none
+     * @return the event-loop context of the calling thread, or {@code null} if it runs on none or on a worker context
+     *         (a worker context runs one task at a time, and its current task may be the one blocked waiting for
+     *         this result: delivering there would never happen)
      */
     static Context capture() {
-        return Vertx.currentContext();
+        Context current = Vertx.currentContext();
+        return current != null && current.isEventLoopContext() ? current : null;
     }
 
     /**

@@ -43,6 +43,7 @@ public final class DefaultLockRegistry implements LockRegistry {
     final LockObserver observer;
     private final HandleOptions[] defaultOptions;
     private volatile AutoCloseable releaseWatch;
+    private volatile boolean closed;
 
     /**
      * @param store where the locks live
@@ -97,6 +98,7 @@ public final class DefaultLockRegistry implements LockRegistry {
      * then free when their leases run out, as they would if it crashed) and closes the store's connections.
      */
     public void close() {
+        closed = true;
         for (LeaseRenewal renewal : renewals) {
             renewal.stop();
         }
@@ -148,6 +150,13 @@ public final class DefaultLockRegistry implements LockRegistry {
     public ReactiveDistributedLock obtain(String key, LockType type) {
         return new LockHandle(this, LockArguments.requireKey(key), OwnerIds.next(),
                 defaultOptions[LockArguments.requireType(type).ordinal()]);
+    }
+
+    /**
+     * @return {@code true} once {@link #close()} was called: acquisitions fail, and nothing is retried
+     */
+    boolean isClosed() {
+        return closed;
     }
 
     /**

@@ -40,6 +40,9 @@ final class LeaseRenewal {
      * @param sentNanos when the request that granted the hold was sent
      */
     void start(long sentNanos) {
+        if (handle.registry().isClosed()) {
+            return;
+        }
         handle.registry().renewals.add(this);
         leaseRunsFrom(sentNanos);
         schedule();

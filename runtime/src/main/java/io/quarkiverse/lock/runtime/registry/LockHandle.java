@@ -258,8 +258,12 @@ final class LockHandle implements ReactiveDistributedLock {
                 + "]";
     }
 
+    /**
+     * @return {@code true} if this handle has a hold that was not found lost
+     */
     boolean isHeldLocally() {
-        return hold != null;
+        Hold current = hold;
+        return current != null && !current.isLost();
     }
 
     /**
@@ -288,7 +292,10 @@ final class LockHandle implements ReactiveDistributedLock {
     }
 
     /**
-     * Releases one entry of this hold, and the lock with the last, if this handle still has it.
+     * Releases one entry of this hold, and the lock with the last, if this handle still has it. The release is sent
+     * at once and is not cancelled by cancelling the returned {@link Uni}; one that fails (the store could not be
+     * reached, or did not answer in time) is tried again in the background as a take-back of this acquisition, so a
+     * lock whose release was lost does not stay held.
      *
      * @return {@code true} when released (or entries remain); {@code false} when this handle no longer had that hold;
      *         fails with {@link LockExpiredException} when the store no longer had it for this acquisition
@@ -301,8 +308,9 @@ final class LockHandle implements ReactiveDistributedLock {
             return FALSE;
         }
         held.stopRenewal();
-        return registry.store.release(key, held.owner)
-                .onFailure().transform(failure -> storeFailure("release", failure))
+        Uni<Boolean> sent = registry.store.release(key, held.owner)
+                .onFailure().invoke(failure -> TakeBack.retryLater(registry, key, held.owner, held.leaseMillis,
+                        failure))
                 .onTermination().invoke(() -> {
                     held.ended();
                     registry.states.onReleased(key);
@@ -314,6 +322,12 @@ final class LockHandle implements ReactiveDistributedLock {
                         registry.observer.leaseExpired(metricsName(), key, held.owner, held.heldNanos());
                     }
                 })
+                .memoize().indefinitely();
+        // Sent now and seen through whatever the caller does: a cancelled caller must not cancel its release.
+        sent.subscribe().with(ignored -> {
+        }, ignored -> {
+        });
+        return sent.onFailure().transform(failure -> storeFailure("release", failure))
                 .flatMap(released -> released ? TRUE : Uni.createFrom().failure(new LockExpiredException(key)));
     }
 

@@ -6,8 +6,8 @@ import io.quarkiverse.lock.runtime.store.LockStore;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Takes back, in the store, an acquisition whose caller will never hold the lock: it gave up waiting, was cancelled,
- * or its reply was lost, late or failed. The store may have granted it without the caller knowing, and such a grant
+ * Takes back, in the store, an acquisition whose caller will never hold the lock (it gave up waiting, was cancelled,
+ * or its reply was lost, late or failed), or one whose release could not reach the store. The store may have granted it without the caller knowing, and such a grant
  * would stay until its lease ends (for ever, for a lock acquired forever), so a take-back that fails is tried again
  * until the store answers: with growing pauses, for as long as the grant could still be live (its lease from now; ten
  * minutes for a lock without lease, after which an error is logged naming the key).
@@ -51,6 +51,21 @@ final class TakeBack {
         return new TakeBack(registry, key, owner, leaseMillis).attempt();
     }
 
+    /**
+     * Tries the take-back again after a pause, and again until the store answers: for a release or take-back whose
+     * first try failed.
+     *
+     * @param registry the registry whose store and timers are used
+     * @param key the lock key
+     * @param owner the owner id of the acquisition
+     * @param leaseMillis its lease, or {@link LockStore#NO_EXPIRY}
+     * @param failure why the first try failed, for the log
+     */
+    static void retryLater(DefaultLockRegistry registry, String key, String owner, long leaseMillis,
+            Throwable failure) {
+        new TakeBack(registry, key, owner, leaseMillis).retryLater(failure);
+    }
+
     private Uni<Boolean> attempt() {
         return registry.store.takeBack(key, owner)
                 .invoke(released -> {
@@ -73,6 +88,10 @@ final class TakeBack {
         }
         LOG.debugf("Could not take back lock '%s' (%s); trying again in %d ms", key, failure.getMessage(),
                 pauseMillis);
+        if (registry.isClosed()) {
+            LOG.debugf("Not taking back lock '%s' again: the application is shutting down", key);
+            return;
+        }
         long pause = pauseMillis;
         pauseMillis = Math.min(pauseMillis * 2, LONGEST_PAUSE_MILLIS);
         registry.vertx.setTimer(pause, id -> attempt().subscribe().with(ignored -> {

@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.runtime.store;
 
+import java.time.Duration;
+
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -116,10 +118,13 @@ public interface LockStore {
 
     /**
      * An operation got no answer within {@code quarkus.lock.operation-timeout}. A store that talks over a connection
-     * should replace it: a connection that swallows traffic (a peer gone without a word, a lost route) never fails by
-     * itself, and every later operation on it would time out too. Stores without a connection do nothing.
+     * should replace it if nothing at all came back on it for that long: a connection that swallows traffic (a peer
+     * gone without a word, a lost route) never fails by itself, and every later operation on it would time out too.
+     * Stores without a connection do nothing.
+     *
+     * @param timeout the operation timeout
      */
-    default void noAnswer() {
+    default void noAnswer(Duration timeout) {
     }
 
     /**

@@ -11,7 +11,7 @@ import io.vertx.core.Vertx;
 /**
  * Bounds every operation of a store in time, so that a store that does not answer (a hung server, a lost network)
  * makes operations fail within {@code quarkus.lock.operation-timeout} instead of hanging. An operation that timed out
- * is cancelled, so nothing of it (such as a retry) runs later, and the store is told ({@link LockStore#noAnswer()}),
+ * is cancelled, so nothing of it (such as a retry) runs later, and the store is told ({@link LockStore#noAnswer(Duration)}),
  * so it can replace a connection that swallows traffic. An acquire that timed out may still be granted by the store
  * afterwards: the acquisition takes it back by its owner id, which the store runs after the acquire.
  */
@@ -88,8 +88,8 @@ public final class TimeBoundedLockStore implements LockStore {
     }
 
     @Override
-    public void noAnswer() {
-        delegate.noAnswer();
+    public void noAnswer(Duration timeout) {
+        delegate.noAnswer(timeout);
     }
 
     @Override
@@ -123,7 +123,7 @@ public final class TimeBoundedLockStore implements LockStore {
                     if (call != null) {
                         call.cancel();
                     }
-                    delegate.noAnswer();
+                    delegate.noAnswer(timeout);
                     emitter.fail(new StoreTimeoutException(timeout));
                 }
             });

@@ -1,5 +1,8 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
+import java.time.Duration;
+import java.util.function.Function;
+
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.runtime.store.AcquireResult;
@@ -89,7 +92,7 @@ public final class RedisLockStore implements LockStore {
         this.replicas = replicas;
         this.vertx = vertx;
         this.redis = redis;
-        this.channel = new RedisChannel(redis);
+        this.channel = new RedisChannel(redis, vertx);
         this.keyPrefix = keyPrefix;
         this.fencingRetentionMillis = Long.toString(fencingRetentionMillis);
         this.releaseChannel = releaseNotifications ? keyPrefix + "released" : "";
@@ -103,33 +106,27 @@ public final class RedisLockStore implements LockStore {
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
         RedisKeys keys = keys(key);
-        return ACQUIRE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
-                Long.toString(leaseMillis), fencingRetentionMillis, waiting ? IN_LINE : ONE_TRY, PLACE_MILLIS)
-                .map(RedisLockStore::toAcquireResult)
-                .plug(granted -> acknowledged(key, owner, granted));
+        return grant(ACQUIRE, RedisLockStore::toAcquireResult, key, owner, 4, keys.lock(), keys.fence(), keys.line(),
+                keys.places(), owner, Long.toString(leaseMillis), fencingRetentionMillis,
+                waiting ? IN_LINE : ONE_TRY, PLACE_MILLIS);
     }
 
     /**
-     * Makes a grant count only once the configured number of replicas has it, when replicas are required: otherwise
-     * the grant is returned as it is, with nothing added to the acquisition's path.
+     * Runs a script that may grant the lock. When replicas must acknowledge, the script and {@code WAIT} go together
+     * on one connection, so {@code WAIT} waits for exactly that script's writes; a grant fewer replicas acknowledged
+     * in time is released and fails, since a failover could lose it. Otherwise nothing is added to the path.
      */
-    private Uni<AcquireResult> acknowledged(String key, String owner, Uni<AcquireResult> granted) {
+    private Uni<AcquireResult> grant(RedisScript script, Function<Response, AcquireResult> toResult, String key,
+            String owner, int keyCount, String... keysAndArgs) {
         if (replicas.replicas() == 0) {
-            return granted;
+            return script.run(channel, keyCount, keysAndArgs).map(toResult);
         }
-        return granted.flatMap(result -> result.acquired() ? waitForReplicas(key, owner, result)
-                : Uni.createFrom().item(result));
-    }
-
-    /**
-     * Waits, with {@code WAIT} on the connection that ran the acquisition, until the configured number of replicas
-     * has it; when fewer acknowledge in time, releases it and fails, since a failover could lose it.
-     */
-    private Uni<AcquireResult> waitForReplicas(String key, String owner, AcquireResult result) {
-        return channel.send(Request.cmd(Command.WAIT).arg(replicas.replicas()).arg(replicas.timeoutMillis()))
-                .flatMap(reply -> {
-                    long acknowledged = reply.toLong();
-                    if (acknowledged >= replicas.replicas()) {
+        return script.runFollowedBy(channel,
+                () -> Request.cmd(Command.WAIT).arg(replicas.replicas()).arg(replicas.timeoutMillis()), keyCount,
+                keysAndArgs).flatMap(replies -> {
+                    AcquireResult result = toResult.apply(replies.get(0));
+                    long acknowledged = replies.get(1).toLong();
+                    if (!result.acquired() || acknowledged >= replicas.replicas()) {
                         return Uni.createFrom().item(result);
                     }
                     IllegalStateException unreplicated = new IllegalStateException("the lock was acquired on the "
@@ -158,9 +155,8 @@ public final class RedisLockStore implements LockStore {
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
         RedisKeys keys = keys(key);
-        return TAKE_OVER.run(channel, 2, keys.lock(), keys.fence(), owner, Long.toString(leaseMillis),
-                fencingRetentionMillis).map(token -> AcquireResult.acquired(token.toLong()))
-                .plug(granted -> acknowledged(key, owner, granted));
+        return grant(TAKE_OVER, token -> AcquireResult.acquired(token.toLong()), key, owner, 2, keys.lock(),
+                keys.fence(), owner, Long.toString(leaseMillis), fencingRetentionMillis);
     }
 
     @Override
@@ -227,8 +223,8 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public void noAnswer() {
-        channel.noAnswer();
+    public void noAnswer(Duration timeout) {
+        channel.noAnswer(timeout);
     }
 
     @Override

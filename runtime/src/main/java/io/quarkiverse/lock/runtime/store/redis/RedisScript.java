@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.function.Supplier;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.redis.client.Command;
@@ -71,17 +73,38 @@ final class RedisScript {
                 .recoverWithUni(() -> send(redis, Command.EVAL, source, keys, keysAndArgs));
     }
 
+    /**
+     * Runs the script and, on the same connection right after it, another command (such as {@code WAIT}, which
+     * concerns the writes of the connection it runs on).
+     *
+     * @param redis the connection
+     * @param next makes the command that follows the script
+     * @param keys the number of leading {@code keysAndArgs} that are keys
+     * @param keysAndArgs the keys, then the arguments
+     * @return the script's reply and the next command's
+     */
+    Uni<List<Response>> runFollowedBy(RedisChannel redis, Supplier<Request> next, int keys, String... keysAndArgs) {
+        return redis.sendTogether(List.of(request(Command.EVALSHA, sha1, keys, keysAndArgs), next.get()))
+                .onFailure(RedisScript::isNoScript)
+                .recoverWithUni(() -> redis.sendTogether(
+                        List.of(request(Command.EVAL, source, keys, keysAndArgs), next.get())));
+    }
+
     String source() {
         return source;
     }
 
     private static Uni<Response> send(RedisChannel redis, Command command, String script, int keys,
             String[] keysAndArgs) {
+        return redis.send(request(command, script, keys, keysAndArgs));
+    }
+
+    private static Request request(Command command, String script, int keys, String[] keysAndArgs) {
         Request request = Request.cmd(command).arg(script).arg(keys);
         for (String arg : keysAndArgs) {
             request.arg(arg);
         }
-        return redis.send(request);
+        return request;
     }
 
     private static boolean isNoScript(Throwable failure) {

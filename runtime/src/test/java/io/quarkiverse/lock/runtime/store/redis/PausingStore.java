@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -88,8 +89,8 @@ final class PausingStore implements LockStore {
     }
 
     @Override
-    public void noAnswer() {
-        delegate.noAnswer();
+    public void noAnswer(Duration timeout) {
+        delegate.noAnswer(timeout);
     }
 
     @Override
