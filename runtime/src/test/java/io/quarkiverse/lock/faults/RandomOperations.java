@@ -523,7 +523,7 @@ final class RandomOperations {
             return parent -> {
                 Uni<Void> inner = attempted(attempt -> handle.lock().acquireAndExecute(Duration.ZERO, lease,
                         section(handle, parent, attempt, lease.toMillis(), work[level],
-                                nestedIn(handle, level + 1, depth, lease, work, cancelAfter))));
+                                nestedIn(handle, level + 1, depth, lease, work, cancelAfter), cancelAfter[level] > 0)));
                 if (cancelAfter[level] > 0) {
                     inner = inner.ifNoItem().after(Duration.ofMillis(cancelAfter[level])).recoverWithItem((Void) null);
                 }
@@ -656,6 +656,16 @@ final class RandomOperations {
      */
     private Uni<Void> section(Handle handle, String parent, long attempt, long leaseMillis, Duration work,
             Function<String, Uni<Void>> inner) {
+        return section(handle, parent, attempt, leaseMillis, work, inner, false);
+    }
+
+    /**
+     * @param cancellable whether the section's execution may be cancelled by a timer while it runs: Mutiny does not
+     *        stop code that already runs, so such a section may end after its cancellation released the lock; it is
+     *        logged as ended only if its handle still holds its hold at the end, else as unfinished
+     */
+    private Uni<Void> section(Handle handle, String parent, long attempt, long leaseMillis, Duration work,
+            Function<String, Uni<Void>> inner, boolean cancellable) {
         return Uni.createFrom().deferred(() -> {
             String id = "s" + sectionIds.incrementAndGet();
             long token = handle.lock().fencingToken().orElse(-1);
@@ -673,8 +683,10 @@ final class RandomOperations {
                         if (inner != null) {
                             body = body.flatMap(ignored -> inner.apply(id));
                         }
-                        return body.flatMap(ignored -> log.end(section).onFailure().transform(HarnessFailure::new))
-                                .invoke(() -> ended.set(true));
+                        return body.flatMap(ignored -> cancellable
+                                && handle.lock().fencingToken().orElse(-1) != token ? Uni.createFrom().voidItem()
+                                        : log.end(section).onFailure().transform(HarnessFailure::new)
+                                                .invoke(() -> ended.set(true)).replaceWithVoid());
                     })
                     .onTermination().invoke(() -> {
                         Section section = startedSection.get();
