@@ -107,6 +107,12 @@ final class BlockingLockHandle implements DistributedLock {
     }
 
     @Override
+    public DistributedLock withHoldAtLeast(Duration holdAtLeast) {
+        handle.withHoldAtLeast(holdAtLeast);
+        return this;
+    }
+
+    @Override
     public ReactiveDistributedLock toReactive() {
         return handle;
     }
