@@ -154,6 +154,18 @@ public interface DistributedLock {
     DistributedLock withLeaseRenewal(boolean renew);
 
     /**
+     * Keeps each lock this handle acquires held until at least {@code holdAtLeast} after its acquisition, even when
+     * it is released sooner ({@link #release()}, or the end of an {@code acquireAndExecute} section, returned or
+     * thrown): the release shortens the lease in the store to what remains of that time.
+     *
+     * @param holdAtLeast how long after its acquisition a lock stays held; zero (the default) frees it at release
+     * @return this view
+     * @throws IllegalArgumentException if {@code holdAtLeast} is {@code null} or negative
+     * @see ReactiveDistributedLock#withHoldAtLeast(Duration)
+     */
+    DistributedLock withHoldAtLeast(Duration holdAtLeast);
+
+    /**
      * @return the reactive handle this view blocks on
      */
     ReactiveDistributedLock toReactive();

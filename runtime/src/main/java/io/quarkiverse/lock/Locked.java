@@ -18,9 +18,13 @@ import jakarta.interceptor.InterceptorBinding;
  * Uni&lt;Receipt&gt; pay(String orderId) { ... }
  *
  * &#64;Scheduled(every = "1h")
- * &#64;Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP) // one instance runs it, the others skip
- * void buildReport() { ... }
+ * &#64;Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "10m", expireAfter = "30m")
+ * void buildReport() { ... } // one run per hour across instances, even when they fire minutes apart
  * </pre>
+ *
+ * A scheduled job needs {@link #holdAtLeast()} to run once per period across instances: without it, the lock is free
+ * again as soon as the fastest instance's run ends, so an instance whose schedule fires a little later (it started
+ * later, its clock differs) finds it free and runs the job again in the same period.
  *
  * <ul>
  * <li>{@code Uni<T>}: the lock is taken on subscription (nothing happens before) and released on the item, a failure
@@ -38,9 +42,11 @@ import jakarta.interceptor.InterceptorBinding;
  * waiting for itself. A nested call that a pipeline makes later, on another thread, cannot be told apart from a
  * concurrent one: it waits like any contender and fails with {@link CannotAcquireLockException} when its wait runs
  * out, so it never hangs. Malformed templates,
- * unknown parameter names, durations that do not parse, private or static methods, unsupported return types and
- * {@code @Locked} on a class (it is for methods; the class target exists for the interceptor) fail the build with a
- * message naming the method or class.
+ * unknown parameter names, durations that do not parse, a negative {@code waitTime} or {@code holdAtLeast}, a zero
+ * {@code expireAfter}, a {@code holdAtLeast} longer than {@code expireAfter}, private or static methods, unsupported
+ * return types and {@code @Locked} on a class (it is for methods; the class target exists for the interceptor) fail the
+ * build with a message naming the method or class; durations given as config expressions (or left to the configured
+ * default) are checked the same way at startup.
  */
 @InterceptorBinding
 @Retention(RUNTIME)
@@ -73,6 +79,24 @@ public @interface Locked {
      */
     @Nonbinding
     String expireAfter() default "";
+
+    /**
+     * How long after its acquisition the lock stays held, however soon the call ends (with a result, a failure, a
+     * return, a throw or a cancellation), as a duration or a config expression: the release then shortens the lease in
+     * the store to what remains of that time, so the store frees the lock by itself then, even if this instance
+     * crashes meanwhile. Empty or {@code "0s"} (the default): the lock is freed when the call ends. ShedLock calls it
+     * {@code lockAtLeastFor}; see {@link ReactiveDistributedLock#withHoldAtLeast(java.time.Duration)}.
+     * <p>
+     * For a scheduled job with {@link WhenBusy#SKIP}, choose it longer than the largest offset between the instances'
+     * firings (start times, clock skew) and shorter than the period minus that offset, so that the late instances of a
+     * period find the lock held while the first instance of the next period finds it free; and no longer than the
+     * lease ({@link #expireAfter()}, or {@code quarkus.lock.expire-after}): a longer one fails the build (or startup,
+     * for a config expression or the configured default lease).
+     *
+     * @return the minimum hold
+     */
+    @Nonbinding
+    String holdAtLeast() default "";
 
     /**
      * Whether the lease is renewed while the method runs, so a call longer than the lease keeps the lock; a renewal
@@ -114,7 +138,8 @@ public @interface Locked {
         /**
          * The method is not run and the call completes empty: {@code null} (a {@code Uni} or {@code CompletionStage}
          * of {@code null}), an empty {@code Multi}, or nothing for {@code void}. For scheduled jobs that one instance
-         * should run. Not allowed on methods returning a primitive.
+         * should run per period (with {@link Locked#holdAtLeast()}). A skipped call is logged at debug level with its
+         * key and counted by the {@code quarkus.lock.skipped} meter. Not allowed on methods returning a primitive.
          */
         SKIP
     }

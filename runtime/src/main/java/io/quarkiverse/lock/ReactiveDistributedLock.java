@@ -121,6 +121,27 @@ public interface ReactiveDistributedLock {
     ReactiveDistributedLock withLeaseRenewal(boolean renew);
 
     /**
+     * Keeps each lock this handle acquires held until at least {@code holdAtLeast} after its acquisition, even when
+     * it is released sooner: {@link #release()}, and the end of an {@code acquireAndExecute} action (with an item,
+     * completion, failure or cancellation), then set the lease in the store to what remains of that time instead of
+     * deleting the lock, so the store frees it by itself at that moment, also when this application stops or crashes
+     * first. The hold is over for this handle at once: its renewal stops, {@link #fencingToken()} is empty, and
+     * acquiring again gets the lock only once the store freed it. A release after that time frees the lock at once.
+     * This is ShedLock's {@code lockAtLeastFor}: a job that instances run on offset schedules runs once per period,
+     * because the instances that fire a little later in the period find the lock still held and skip.
+     * <p>
+     * The time is counted from when the grant reached this handle, so the store keeps the lock at least that long
+     * after it granted it. Acquisitions that never reached their caller (cancelled, taken back) are freed at once, and
+     * so is the lock an overriding handle's {@link #release()} frees. Every acquisition of this handle with a lease
+     * shorter than {@code holdAtLeast} is refused with an {@link IllegalArgumentException}.
+     *
+     * @param holdAtLeast how long after its acquisition a lock stays held; zero (the default) frees it at release
+     * @return this handle
+     * @throws IllegalArgumentException if {@code holdAtLeast} is {@code null} or negative
+     */
+    ReactiveDistributedLock withHoldAtLeast(Duration holdAtLeast);
+
+    /**
      * Names this handle in metrics (the {@code lock} tag of the {@code quarkus.lock.*} meters) and in the Dev UI's
      * statistics. Use one name per kind of lock, such as {@code order-payment}, never the key itself: every name is a
      * time series. Handles without a name are counted as {@code unnamed}; {@code @Locked} methods are named by their

@@ -99,11 +99,16 @@ class LockedProcessor {
                 }));
     }
 
+    /**
+     * Has the durations checked at startup that depend on runtime configuration: config expressions, and each
+     * {@code holdAtLeast} against its lease (which may be the configured {@code quarkus.lock.expire-after}).
+     */
     @BuildStep
     @Record(ExecutionTime.RUNTIME_INIT)
-    void checkDurationExpressions(LockRecorder recorder, List<LockedMethodBuildItem> methods) {
+    void checkDurationsAtStartup(LockRecorder recorder, List<LockedMethodBuildItem> methods) {
         Map<String, String> waits = new HashMap<>();
         Map<String, String> leases = new HashMap<>();
+        Map<String, String> holds = new HashMap<>();
         for (LockedMethodBuildItem method : methods) {
             String name = LockedMethodBuildItem.describe(method.method());
             String wait = stringValue(method.locked(), "waitTime");
@@ -111,12 +116,16 @@ class LockedProcessor {
                 waits.put(name, wait);
             }
             String lease = stringValue(method.locked(), "expireAfter");
-            if (LockedDurations.isExpression(lease)) {
+            String hold = stringValue(method.locked(), "holdAtLeast");
+            if (!hold.isBlank()) {
+                holds.put(name, hold);
+                leases.put(name, lease);
+            } else if (LockedDurations.isExpression(lease)) {
                 leases.put(name, lease);
             }
         }
         if (!waits.isEmpty() || !leases.isEmpty()) {
-            recorder.checkDurationExpressions(waits, leases);
+            recorder.checkDurations(waits, leases, holds);
         }
     }
 
@@ -149,6 +158,21 @@ class LockedProcessor {
         }
         checkDuration(locked, "waitTime", true);
         checkDuration(locked, "expireAfter", false);
+        checkDuration(locked, "holdAtLeast", true);
+        checkHoldAtLeastWithinLease(locked);
+    }
+
+    /** When both are given as durations; otherwise the check waits for startup. */
+    private static void checkHoldAtLeastWithinLease(AnnotationInstance locked) {
+        String hold = stringValue(locked, "holdAtLeast");
+        String lease = stringValue(locked, "expireAfter");
+        if (hold.isBlank() || lease.isBlank() || LockedDurations.isExpression(hold)
+                || LockedDurations.isExpression(lease)) {
+            return;
+        }
+        LockedDurations.checkHoldAtLeast(LockedDurations.parse(hold, "holdAtLeast", true),
+                "holdAtLeast = \"" + hold + "\"", LockedDurations.parse(lease, "expireAfter", false),
+                "expireAfter = \"" + lease + "\"");
     }
 
     private static void checkDuration(AnnotationInstance locked, String member, boolean allowZero) {

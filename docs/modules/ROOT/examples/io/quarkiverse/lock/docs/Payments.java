@@ -19,10 +19,10 @@ public class Payments {
         return Uni.createFrom().item("paid " + orderId + " with " + card);
     }
 
-    @Scheduled(every = "1h")
-    @Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP) // one instance runs it, the others skip
+    @Scheduled(cron = "0 0 * * * ?") // once an hour across instances, however far apart they fire (up to 5 min)
+    @Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "5m", expireAfter = "10m")
     void buildReport() {
-        // runs on one instance at a time
+        // the first instance to fire runs it; the others find the lock held and skip
     }
 
     @Locked(waitTime = "${payments.lock-wait:2s}", expireAfter = "1m") // key: Payments.refund:<tenant>:<orderId>

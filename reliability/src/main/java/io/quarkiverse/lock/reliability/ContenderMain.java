@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import io.smallrye.mutiny.Multi;
@@ -24,7 +25,9 @@ import io.smallrye.mutiny.Uni;
  * <li>{@code hold <key> <leaseMillis>}: takes the lock, prints {@code HOLDING <token> <asked> <granted>} (epoch
  * milliseconds before and after the acquisition: the lease began in between), and sleeps until it is killed;</li>
  * <li>{@code await <key> <leaseMillis>}: prints {@code WAITING}, waits up to 30 s for the lock, prints
- * {@code ACQUIRED <token> <epochMillis>}, releases it.</li>
+ * {@code ACQUIRED <token> <epochMillis>}, releases it;</li>
+ * <li>{@code schedule}: prints {@code SCHEDULING <epochMillis>} and runs until it is killed, while the scheduled jobs
+ * of {@link ScheduledReport} that the configuration turns on run.</li>
  * </ul>
  */
 @QuarkusMain
@@ -46,6 +49,10 @@ public class ContenderMain implements QuarkusApplication {
                 return hold(args[1], Duration.ofMillis(Long.parseLong(args[2])));
             case "await":
                 return await(args[1], Duration.ofMillis(Long.parseLong(args[2])));
+            case "schedule":
+                System.out.println("SCHEDULING " + System.currentTimeMillis());
+                Quarkus.waitForExit();
+                return 0;
             default:
                 System.err.println("unknown role " + args[0]);
                 return 2;

@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.runtime;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -64,14 +65,17 @@ public class LockRecorder {
     }
 
     /**
-     * Resolves the config expressions of {@code @Locked} durations now, so one that names a missing property or
-     * resolves to no valid duration fails startup instead of the first call.
+     * Resolves the {@code @Locked} durations that depend on runtime configuration now, so one that names a missing
+     * property, resolves to no valid duration, or makes a minimum hold longer than its lease fails startup instead of
+     * the first call.
      *
      * @param waits {@code waitTime} expressions, by the method they belong to
-     * @param leases {@code expireAfter} expressions, by the method they belong to
+     * @param leases {@code expireAfter} values, by the method they belong to: expressions, and the value (possibly
+     *        empty, for the configured default) of each method in {@code holds}
+     * @param holds {@code holdAtLeast} values, by the method they belong to
      * @throws ConfigurationException naming the member, the method and what is wrong
      */
-    public void checkDurationExpressions(Map<String, String> waits, Map<String, String> leases) {
+    public void checkDurations(Map<String, String> waits, Map<String, String> leases, Map<String, String> holds) {
         LockSettings settings = LockSettings.from(config.getValue());
         try {
             for (Map.Entry<String, String> wait : waits.entrySet()) {
@@ -81,6 +85,13 @@ public class LockRecorder {
             for (Map.Entry<String, String> lease : leases.entrySet()) {
                 LockedDurations.resolve(lease.getValue(), settings.defaultLease(), "@Locked(expireAfter) of "
                         + lease.getKey(), false);
+            }
+            for (Map.Entry<String, String> hold : holds.entrySet()) {
+                String expireAfter = leases.get(hold.getKey());
+                Duration lease = LockedDurations.resolve(expireAfter, settings.defaultLease(),
+                        "@Locked(expireAfter) of " + hold.getKey(), false);
+                LockedDurations.resolveHoldAtLeast(hold.getValue(), lease, expireAfter, "@Locked(holdAtLeast) of "
+                        + hold.getKey());
             }
         } catch (IllegalArgumentException e) {
             throw new ConfigurationException(e.getMessage(), e);

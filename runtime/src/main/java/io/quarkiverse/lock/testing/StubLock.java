@@ -109,6 +109,12 @@ final class StubLock implements ReactiveDistributedLock {
     }
 
     @Override
+    public ReactiveDistributedLock withHoldAtLeast(Duration holdAtLeast) {
+        LockArguments.requireHoldAtLeast(holdAtLeast);
+        return this;
+    }
+
+    @Override
     public ReactiveDistributedLock withMetricsName(String name) {
         LockArguments.requireMetricsName(name);
         return this;
@@ -222,6 +228,12 @@ final class StubLock implements ReactiveDistributedLock {
 
             @Override
             public DistributedLock withLeaseRenewal(boolean renew) {
+                return this;
+            }
+
+            @Override
+            public DistributedLock withHoldAtLeast(Duration holdAtLeast) {
+                lock.withHoldAtLeast(holdAtLeast);
                 return this;
             }
 

@@ -7,13 +7,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -661,6 +664,127 @@ public abstract class LockContract {
     }
 
     @Test
+    void aLockHeldAtLeastTwoSecondsStaysHeldHowEverItsSectionEndsAndFreesByItselfAfterThem() throws Exception {
+        Duration holdAtLeast = Duration.ofSeconds(2);
+        Duration lease = Duration.ofSeconds(5);
+        Map<String, Long> ranAt = new ConcurrentHashMap<>();
+
+        String item = newKey("min-hold-item");
+        assertThat(await(registry().obtain(item).withHoldAtLeast(holdAtLeast)
+                .acquireAndExecute(Duration.ZERO, lease, ranAt(ranAt, item, Uni.createFrom().item("done")))))
+                .isEqualTo("done");
+
+        String failure = newKey("min-hold-failure");
+        IllegalStateException declined = new IllegalStateException("declined");
+        assertThatThrownBy(() -> await(registry().obtain(failure).withHoldAtLeast(holdAtLeast)
+                .acquireAndExecute(Duration.ZERO, lease, ranAt(ranAt, failure, Uni.createFrom().failure(declined)))))
+                .isSameAs(declined);
+
+        String cancelled = newKey("min-hold-cancelled");
+        Cancellable running = registry().obtain(cancelled).withHoldAtLeast(holdAtLeast)
+                .acquireAndExecute(Duration.ZERO, lease, ranAt(ranAt, cancelled, Uni.createFrom().nothing()))
+                .subscribe().with(ignored -> {
+                });
+        eventually(() -> ranAt.containsKey(cancelled));
+        running.cancel();
+
+        String stream = newKey("min-hold-stream");
+        assertThat(registry().obtain(stream).withHoldAtLeast(holdAtLeast)
+                .acquireAndExecuteMany(Duration.ZERO, lease, Multi.createFrom().range(0, 3)
+                        .onSubscription().invoke(() -> ranAt.put(stream, System.nanoTime())))
+                .collect().asList().await().atMost(TIMEOUT)).containsExactly(0, 1, 2);
+
+        String streamCancelled = newKey("min-hold-stream-cancelled");
+        assertThat(registry().obtain(streamCancelled).withHoldAtLeast(holdAtLeast)
+                .acquireAndExecuteMany(Duration.ZERO, lease, Multi.createFrom().ticks().every(Duration.ofMillis(10))
+                        .onSubscription().invoke(() -> ranAt.put(streamCancelled, System.nanoTime())))
+                .select().first().collect().asList().await().atMost(TIMEOUT)).hasSize(1);
+
+        String returned = newKey("min-hold-blocking-return");
+        assertThat(registry().obtainBlocking(returned).withHoldAtLeast(holdAtLeast)
+                .acquireAndExecute(Duration.ZERO, lease, () -> ranAt.put(returned, System.nanoTime()))).isNull();
+
+        String thrown = newKey("min-hold-blocking-throw");
+        assertThatThrownBy(() -> registry().obtainBlocking(thrown).withHoldAtLeast(holdAtLeast)
+                .acquireAndExecute(Duration.ZERO, lease, () -> {
+                    ranAt.put(thrown, System.nanoTime());
+                    throw declined;
+                })).isSameAs(declined);
+
+        String released = newKey("min-hold-release");
+        ReactiveDistributedLock renewing = registry().obtain(released).withHoldAtLeast(holdAtLeast)
+                .withLeaseRenewal(true);
+        assertThat(await(renewing.acquire(Duration.ZERO, Duration.ofMillis(2100)))).isTrue();
+        ranAt.put(released, System.nanoTime());
+        assertThat(await(renewing.release())).as("its hold ended").isTrue();
+        assertThat(renewing.fencingToken()).isEmpty();
+        assertThat(await(renewing.release())).as("nothing left to release").isFalse();
+
+        List<Map.Entry<String, Long>> sections = ranAt.entrySet().stream().sorted(Map.Entry.comparingByValue())
+                .toList();
+        assertThat(sections).hasSize(8);
+        for (Map.Entry<String, Long> section : sections) {
+            sleepUntil(section.getValue() + Duration.ofMillis(500).toNanos());
+            assertThat(await(registry().obtain(section.getKey()).acquireOnce()))
+                    .as("0.5 s after the section on %s", section.getKey()).isFalse();
+        }
+        for (Map.Entry<String, Long> section : sections) {
+            sleepUntil(section.getValue() + Duration.ofMillis(2500).toNanos());
+            ReactiveDistributedLock next = registry().obtain(section.getKey());
+            assertThat(await(next.acquireOnce())).as("2.5 s after the section on %s", section.getKey()).isTrue();
+            assertThat(await(next.release())).isTrue();
+        }
+    }
+
+    @Test
+    void aMinimumHoldLivesInTheStoreSoAHolderThatDiesDuringItFreesTheLockWhenItEndsNotAtItsLease() {
+        String key = newKey("min-hold-crash");
+        DefaultLockRegistry dying = startInstance(new BackoffWaitStrategy(vertx()));
+        ReactiveDistributedLock holder = dying.obtain(key).withHoldAtLeast(Duration.ofSeconds(2))
+                .withLeaseRenewal(true);
+        AtomicLong ranAt = new AtomicLong();
+        await(holder.acquireAndExecute(Duration.ZERO, Duration.ofSeconds(10),
+                Uni.createFrom().item(() -> ranAt.getAndSet(System.nanoTime()))));
+
+        dying.close();
+
+        sleepUntil(ranAt.get() + Duration.ofMillis(500).toNanos());
+        assertThat(await(registry().obtain(key).acquireOnce())).as("held during its minimum hold").isFalse();
+        sleepUntil(ranAt.get() + Duration.ofMillis(2500).toNanos());
+        assertThat(await(registry().obtain(key).acquireOnce()))
+                .as("free when its minimum hold ends, 7.5 s before its lease would").isTrue();
+    }
+
+    @Test
+    void aMinimumHoldLongerThanTheLeaseOrNegativeIsRefusedBeforeReachingTheStore() {
+        String key = newKey("min-hold-refused");
+        long before = storeSize();
+        ReactiveDistributedLock lock = registry().obtain(key).withHoldAtLeast(Duration.ofSeconds(2));
+        Uni<String> action = Uni.createFrom().item("never");
+
+        assertThatThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease")
+                .hasMessageContaining("holdAtLeast");
+        assertThatThrownBy(() -> lock.acquireAndExecute(Duration.ZERO, Duration.ofMillis(1999), action))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holdAtLeast");
+        assertThatThrownBy(() -> lock.acquireAndExecuteMany(Duration.ZERO, Duration.ofSeconds(1),
+                Multi.createFrom().item(1))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("holdAtLeast");
+        assertThatThrownBy(() -> lock.toBlocking().acquireAndExecute(Duration.ZERO, Duration.ofSeconds(1),
+                () -> 1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holdAtLeast");
+        assertThatThrownBy(() -> lock.withHoldAtLeast(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holdAtLeast");
+        assertThatThrownBy(() -> lock.withHoldAtLeast(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("holdAtLeast");
+
+        assertThat(storeSize()).isEqualTo(before);
+        assertThat(await(lock.withHoldAtLeast(Duration.ZERO).acquire(Duration.ZERO, Duration.ofSeconds(1))))
+                .isTrue();
+        assertThat(await(lock.release())).isTrue();
+        assertThat(await(registry().obtain(key).acquireOnce())).as("no minimum hold: freed at once").isTrue();
+    }
+
+    @Test
     void aHolderWhoseRenewalFindsTheLockLostIsToldAndItsActionCancelled() throws InterruptedException {
         String key = newKey("renewal-lost");
         CountDownLatch started = new CountDownLatch(1);
@@ -1016,6 +1140,22 @@ public abstract class LockContract {
 
         assertThat(storeSize()).isEqualTo(before);
         assertThat(lock.fencingToken()).isEmpty();
+    }
+
+    private static <T> Uni<T> ranAt(Map<String, Long> ranAt, String key, Uni<T> section) {
+        return section.onSubscription().invoke(() -> ranAt.put(key, System.nanoTime()));
+    }
+
+    private static void sleepUntil(long nanoTime) {
+        long remaining = nanoTime - System.nanoTime();
+        if (remaining > 0) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(remaining);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
     }
 
     /**

@@ -59,6 +59,16 @@ class BlockingReturnTypeTest extends LockedMethodContract {
     }
 
     @Override
+    Uni<String> holdingAtLeast(String id) {
+        return BlockingCall.of(() -> jobs.holdingAtLeast(id));
+    }
+
+    @Override
+    Uni<String> failingHoldingAtLeast(String id) {
+        return BlockingCall.of(() -> jobs.failingHoldingAtLeast(id));
+    }
+
+    @Override
     Overlap overlap() {
         return jobs.overlap();
     }
@@ -121,6 +131,16 @@ class BlockingReturnTypeTest extends LockedMethodContract {
         @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP)
         String skipping(String id) {
             return id;
+        }
+
+        @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s")
+        String holdingAtLeast(String id) {
+            return id;
+        }
+
+        @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s")
+        String failingHoldingAtLeast(String id) {
+            throw new IllegalStateException("failed " + id);
         }
     }
 }

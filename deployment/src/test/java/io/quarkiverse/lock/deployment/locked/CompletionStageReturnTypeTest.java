@@ -54,6 +54,16 @@ class CompletionStageReturnTypeTest extends LockedMethodContract {
     }
 
     @Override
+    Uni<String> holdingAtLeast(String id) {
+        return Uni.createFrom().completionStage(() -> jobs.holdingAtLeast(id));
+    }
+
+    @Override
+    Uni<String> failingHoldingAtLeast(String id) {
+        return Uni.createFrom().completionStage(() -> jobs.failingHoldingAtLeast(id));
+    }
+
+    @Override
     Overlap overlap() {
         return jobs.overlap();
     }
@@ -100,6 +110,16 @@ class CompletionStageReturnTypeTest extends LockedMethodContract {
         @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP)
         CompletionStage<String> skipping(String id) {
             return CompletableFuture.completedFuture(id);
+        }
+
+        @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s")
+        CompletionStage<String> holdingAtLeast(String id) {
+            return CompletableFuture.completedFuture(id);
+        }
+
+        @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s")
+        CompletionStage<String> failingHoldingAtLeast(String id) {
+            return CompletableFuture.failedFuture(new IllegalStateException("failed " + id));
         }
     }
 }

@@ -56,6 +56,15 @@ abstract class LockedMethodContract {
     /** {@code @Locked(key = "job-{id}", waitTime = "0s", whenBusy = SKIP)}: emits {@code id}. */
     abstract Uni<String> skipping(String id);
 
+    /** {@code @Locked(key = "job-{id}", waitTime = "0s", whenBusy = SKIP, holdAtLeast = "2s")}: emits {@code id}. */
+    abstract Uni<String> holdingAtLeast(String id);
+
+    /**
+     * {@code @Locked(key = "job-{id}", waitTime = "0s", whenBusy = SKIP, holdAtLeast = "2s")}: fails with
+     * {@code IllegalStateException("failed " + id)}.
+     */
+    abstract Uni<String> failingHoldingAtLeast(String id);
+
     /** The overlap recorder of {@link #work}. */
     abstract Overlap overlap();
 
@@ -129,6 +138,32 @@ abstract class LockedMethodContract {
         assertThatThrownBy(() -> impatient(id).await().atMost(TIMEOUT))
                 .isInstanceOf(CannotAcquireLockException.class)
                 .hasMessageContaining("job-" + id);
+    }
+
+    @Test
+    void aCallThatHoldsTheLockAtLeastTwoSecondsMakesTheCallsOfTheNextTwoSecondsSkip() throws InterruptedException {
+        String succeeded = newId();
+        String failed = newId();
+        long start = System.nanoTime();
+        assertThat(holdingAtLeast(succeeded).await().atMost(TIMEOUT)).isEqualTo(succeeded);
+        assertThatThrownBy(() -> failingHoldingAtLeast(failed).await().atMost(TIMEOUT))
+                .isInstanceOf(IllegalStateException.class).hasMessage("failed " + failed);
+
+        sleepUntil(start + Duration.ofMillis(500).toNanos());
+        assertThat(holdingAtLeast(succeeded).await().atMost(TIMEOUT)).as("0.5 s after a call that returned")
+                .isNull();
+        assertThat(holdingAtLeast(failed).await().atMost(TIMEOUT)).as("0.5 s after a call that failed").isNull();
+
+        sleepUntil(start + Duration.ofMillis(2500).toNanos());
+        assertThat(holdingAtLeast(succeeded).await().atMost(TIMEOUT)).as("2.5 s after").isEqualTo(succeeded);
+        assertThat(holdingAtLeast(failed).await().atMost(TIMEOUT)).as("2.5 s after").isEqualTo(failed);
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long remaining = nanoTime - System.nanoTime();
+        if (remaining > 0) {
+            TimeUnit.NANOSECONDS.sleep(remaining);
+        }
     }
 
     @Test

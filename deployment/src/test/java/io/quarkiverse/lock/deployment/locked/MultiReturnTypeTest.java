@@ -55,6 +55,16 @@ class MultiReturnTypeTest extends LockedMethodContract {
     }
 
     @Override
+    Uni<String> holdingAtLeast(String id) {
+        return jobs.holdingAtLeast(id).collect().last();
+    }
+
+    @Override
+    Uni<String> failingHoldingAtLeast(String id) {
+        return jobs.failingHoldingAtLeast(id).collect().last();
+    }
+
+    @Override
     Overlap overlap() {
         return jobs.overlap();
     }
@@ -111,6 +121,16 @@ class MultiReturnTypeTest extends LockedMethodContract {
         @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP)
         Multi<String> skipping(String id) {
             return Multi.createFrom().item(id);
+        }
+
+        @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s")
+        Multi<String> holdingAtLeast(String id) {
+            return Multi.createFrom().item(id);
+        }
+
+        @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s")
+        Multi<String> failingHoldingAtLeast(String id) {
+            return Multi.createFrom().failure(new IllegalStateException("failed " + id));
         }
     }
 }

@@ -53,6 +53,16 @@ class UniReturnTypeTest extends LockedMethodContract {
     }
 
     @Override
+    Uni<String> holdingAtLeast(String id) {
+        return jobs.holdingAtLeast(id);
+    }
+
+    @Override
+    Uni<String> failingHoldingAtLeast(String id) {
+        return jobs.failingHoldingAtLeast(id);
+    }
+
+    @Override
     Overlap overlap() {
         return jobs.overlap();
     }
@@ -109,6 +119,16 @@ class UniReturnTypeTest extends LockedMethodContract {
         @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP)
         Uni<String> skipping(String id) {
             return Uni.createFrom().item(id);
+        }
+
+        @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s")
+        Uni<String> holdingAtLeast(String id) {
+            return Uni.createFrom().item(id);
+        }
+
+        @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s")
+        Uni<String> failingHoldingAtLeast(String id) {
+            return Uni.createFrom().failure(new IllegalStateException("failed " + id));
         }
     }
 }

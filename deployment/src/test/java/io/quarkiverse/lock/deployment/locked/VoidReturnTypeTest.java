@@ -52,6 +52,16 @@ class VoidReturnTypeTest extends LockedMethodContract {
     }
 
     @Override
+    Uni<String> holdingAtLeast(String id) {
+        return BlockingCall.of(() -> ran(id, () -> jobs.holdingAtLeast(id)));
+    }
+
+    @Override
+    Uni<String> failingHoldingAtLeast(String id) {
+        return BlockingCall.of(() -> ran(id, () -> jobs.failingHoldingAtLeast(id)));
+    }
+
+    @Override
     Overlap overlap() {
         return jobs.overlap();
     }
@@ -121,6 +131,16 @@ class VoidReturnTypeTest extends LockedMethodContract {
         @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP)
         void skipping(String id) {
             ran(id);
+        }
+
+        @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s")
+        void holdingAtLeast(String id) {
+            ran(id);
+        }
+
+        @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s")
+        void failingHoldingAtLeast(String id) {
+            throw new IllegalStateException("failed " + id);
         }
     }
 }

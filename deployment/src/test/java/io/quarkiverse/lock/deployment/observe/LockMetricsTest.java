@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -21,6 +23,7 @@ import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.Locked;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -35,7 +38,14 @@ class LockMetricsTest {
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
             .withApplicationRoot(root -> root.addClass(Jobs.class))
             .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.provider", "in-memory");
+            .overrideConfigKey("quarkus.lock.provider", "in-memory")
+            .overrideConfigKey("quarkus.log.category.\"io.quarkiverse.lock\".level", "DEBUG")
+            .setLogRecordPredicate(record -> record.getLoggerName().startsWith("io.quarkiverse.lock"))
+            .assertLogRecords(records -> assertThat(records)
+                    .filteredOn(record -> record.getLevel().intValue() == Level.FINE.intValue()
+                            && record.getMessage().startsWith("Skipped @Locked method")
+                            && Arrays.asList(record.getParameters()).contains("report-monday"))
+                    .as("each skipped call is logged at debug level with its key").hasSize(3));
 
     /** A bean whose method is locked per job id. */
     @ApplicationScoped
@@ -44,6 +54,21 @@ class LockMetricsTest {
         @Locked(key = "job-{id}", waitTime = "0s")
         Uni<String> run(String id) {
             return Uni.createFrom().item("ran " + id);
+        }
+
+        @Locked(key = "report-{day}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP)
+        Uni<String> report(String day) {
+            return Uni.createFrom().item("report of " + day);
+        }
+
+        @Locked(key = "report-{day}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP)
+        Multi<String> reportLines(String day) {
+            return Multi.createFrom().items("line 1 of " + day, "line 2 of " + day);
+        }
+
+        @Locked(key = "report-{day}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP)
+        String reportNow(String day) {
+            return "report of " + day;
         }
     }
 
@@ -102,6 +127,22 @@ class LockMetricsTest {
                 .as("never by the raw key").isNull();
         assertThat(recorded.get("quarkus.lock.acquired").tag("lock", "orders").counter().getId().getTag("store"))
                 .isEqualTo("in-memory");
+    }
+
+    @Test
+    void aSkippedCallIsCountedWhateverItsReturnTypeAndARunIsNot() {
+        ReactiveDistributedLock otherInstance = locks.obtain("report-monday");
+        assertThat(await(otherInstance.acquireOnce())).isTrue();
+
+        assertThat(await(jobs.report("monday"))).isNull();
+        assertThat(jobs.reportLines("monday").collect().asList().await().atMost(TIMEOUT)).isEmpty();
+        assertThat(jobs.reportNow("monday")).isNull();
+
+        assertThat(count("quarkus.lock.skipped", "report-{day}")).as("tagged by the key template").isEqualTo(3);
+        assertThat(await(otherInstance.release())).isTrue();
+        assertThat(await(jobs.report("monday"))).isEqualTo("report of monday");
+        assertThat(count("quarkus.lock.skipped", "report-{day}")).isEqualTo(3);
+        assertThat(count("quarkus.lock.not.acquired", "report-{day}")).isEqualTo(3);
     }
 
     private double count(String meter, String lock) {

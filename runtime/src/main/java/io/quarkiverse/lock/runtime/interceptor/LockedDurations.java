@@ -10,9 +10,9 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import io.quarkus.runtime.configuration.DurationConverter;
 
 /**
- * Reads the durations of {@code @Locked} ({@code waitTime}, {@code expireAfter}): empty for the configured default,
- * a duration ({@code 5s}, {@code 500ms}, {@code PT1M}), or a config expression {@code ${property}} or
- * {@code ${property:default}} resolved at runtime.
+ * Reads the durations of {@code @Locked} ({@code waitTime}, {@code expireAfter}, {@code holdAtLeast}): empty for the
+ * configured default (none for {@code holdAtLeast}), a duration ({@code 5s}, {@code 500ms}, {@code PT1M}), or a config
+ * expression {@code ${property}} or {@code ${property:default}} resolved at runtime.
  */
 public final class LockedDurations {
 
@@ -52,6 +52,41 @@ public final class LockedDurations {
                     + (allowZero ? "zero or positive" : "positive"));
         }
         return duration;
+    }
+
+    /**
+     * Checks that a minimum hold does not outlast the lease, which would free the lock before it.
+     *
+     * @param holdAtLeast the minimum hold
+     * @param holdMember the member it comes from and its value, for the message
+     * @param lease the lease
+     * @param leaseSource where the lease comes from ({@code expireAfter = "1s"}, {@code quarkus.lock.expire-after}),
+     *        for the message
+     * @throws IllegalArgumentException naming both if the minimum hold is longer than the lease
+     */
+    public static void checkHoldAtLeast(Duration holdAtLeast, String holdMember, Duration lease, String leaseSource) {
+        if (holdAtLeast.compareTo(lease) > 0) {
+            throw new IllegalArgumentException(holdMember + " must not be longer than the lease (" + leaseSource
+                    + ": " + lease + "), which would free the lock before");
+        }
+    }
+
+    /**
+     * Resolves a {@code holdAtLeast} value at runtime and checks it against the lease.
+     *
+     * @param value the value: empty (no minimum hold), a duration or a config expression
+     * @param lease the resolved lease
+     * @param expireAfter the {@code expireAfter} value the lease was resolved from, for the message
+     * @param member the annotation member, for the message
+     * @return the minimum hold, zero for none
+     * @throws IllegalArgumentException naming the member if the value, or the property it names, is not a valid
+     *         duration, is negative, or is longer than the lease
+     */
+    public static Duration resolveHoldAtLeast(String value, Duration lease, String expireAfter, String member) {
+        Duration holdAtLeast = resolve(value, Duration.ZERO, member, true);
+        checkHoldAtLeast(holdAtLeast, member + " = \"" + value + "\"", lease, expireAfter.isBlank()
+                ? "quarkus.lock.expire-after" : "expireAfter = \"" + expireAfter + "\"");
+        return holdAtLeast;
     }
 
     /**

@@ -12,11 +12,14 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
+import org.jboss.logging.Logger;
+
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.Locked;
 import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkus.arc.ArcInvocationContext;
 import io.quarkus.runtime.BlockingOperationControl;
 import io.smallrye.mutiny.Multi;
@@ -34,6 +37,8 @@ import io.smallrye.mutiny.Uni;
 @Priority(Interceptor.Priority.PLATFORM_BEFORE + 50)
 public class LockedInterceptor {
 
+    private static final Logger LOG = Logger.getLogger(LockedInterceptor.class);
+
     private final ConcurrentHashMap<Method, LockedMethod> methods = new ConcurrentHashMap<>();
 
     @Inject
@@ -41,6 +46,10 @@ public class LockedInterceptor {
 
     @Inject
     LockSettings settings;
+
+    /** The registry's observers, told of skipped calls; {@link #registry} may be a test's stub. */
+    @Inject
+    DefaultLockRegistry locks;
 
     /**
      * Runs the intercepted call while holding its lock.
@@ -78,17 +87,30 @@ public class LockedInterceptor {
     private Uni<Object> lockUni(LockedMethod method, String key, Uni<Object> body) {
         return Uni.createFrom().deferred(() -> obtain(method, key)
                 .acquireAndExecute(method.wait, method.lease, body)
-                .onFailure(failure -> method.skips(failure, key)).recoverWithNull());
+                .onFailure(failure -> method.skips(failure, key)).recoverWithUni(() -> {
+                    skipped(method, key);
+                    return Uni.createFrom().nullItem();
+                }));
     }
 
     private Multi<Object> lockMulti(LockedMethod method, String key, Multi<Object> body) {
         return Multi.createFrom().deferred(() -> obtain(method, key)
                 .acquireAndExecuteMany(method.wait, method.lease, body)
-                .onFailure(failure -> method.skips(failure, key)).recoverWithCompletion());
+                .onFailure(failure -> method.skips(failure, key)).recoverWithMulti(() -> {
+                    skipped(method, key);
+                    return Multi.createFrom().empty();
+                }));
     }
 
     private ReactiveDistributedLock obtain(LockedMethod method, String key) {
-        return registry.obtain(key).withLeaseRenewal(method.renewLease).withMetricsName(method.metricsName);
+        return registry.obtain(key).withLeaseRenewal(method.renewLease).withMetricsName(method.metricsName)
+                .withHoldAtLeast(method.holdAtLeast);
+    }
+
+    /** Tells the log and the metrics that a call skipped its method because another owner held the lock. */
+    private void skipped(LockedMethod method, String key) {
+        LOG.debugf("Skipped @Locked method %s: lock '%s' is held by another owner", method.name, key);
+        locks.observer().skipped(method.metricsName, key);
     }
 
     private Object lockBlocking(InvocationContext context, LockedMethod method, String key) throws Exception {
@@ -108,6 +130,7 @@ public class LockedInterceptor {
             });
         } catch (CannotAcquireLockException busy) {
             if (method.skips(busy, key)) {
+                skipped(method, key);
                 return null;
             }
             throw busy;

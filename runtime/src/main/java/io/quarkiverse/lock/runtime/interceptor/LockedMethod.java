@@ -9,7 +9,7 @@ import io.quarkiverse.lock.runtime.config.LockSettings;
 
 /**
  * What the interceptor needs to know about one {@code @Locked} method, resolved on its first call: how to build the
- * key, the wait and lease, what to do when busy, and the method's shape.
+ * key, the wait, lease and minimum hold, what to do when busy, and the method's shape.
  */
 final class LockedMethod {
 
@@ -17,6 +17,8 @@ final class LockedMethod {
     final ReturnType returnType;
     final Duration wait;
     final Duration lease;
+    /** How long after its acquisition the lock stays held; zero for no minimum. */
+    final Duration holdAtLeast;
     final boolean skipWhenBusy;
     final boolean renewLease;
     /** The metrics name of this method's locks: its key template, or the method when the key is built otherwise. */
@@ -24,13 +26,14 @@ final class LockedMethod {
     private final String[] literals;
     private final short[] positions;
 
-    private LockedMethod(String name, ReturnType returnType, Duration wait, Duration lease, boolean skipWhenBusy,
-            boolean renewLease, String metricsName, String[] literals, short[] positions) {
+    private LockedMethod(String name, ReturnType returnType, Duration wait, Duration lease, Duration holdAtLeast,
+            boolean skipWhenBusy, boolean renewLease, String metricsName, String[] literals, short[] positions) {
         this.name = name;
         this.metricsName = metricsName;
         this.returnType = returnType;
         this.wait = wait;
         this.lease = lease;
+        this.holdAtLeast = holdAtLeast;
         this.skipWhenBusy = skipWhenBusy;
         this.renewLease = renewLease;
         this.literals = literals;
@@ -39,11 +42,14 @@ final class LockedMethod {
 
     static LockedMethod of(Method method, Locked locked, LockedKeyTemplate template, LockSettings settings) {
         String name = method.getDeclaringClass().getName() + "#" + method.getName();
+        Duration lease = LockedDurations.resolve(locked.expireAfter(), settings.defaultLease(),
+                "@Locked(expireAfter) of " + name, false);
         return new LockedMethod(name, ReturnType.of(method.getReturnType()),
                 LockedDurations.resolve(locked.waitTime(), settings.defaultWait(), "@Locked(waitTime) of " + name,
                         true),
-                LockedDurations.resolve(locked.expireAfter(), settings.defaultLease(),
-                        "@Locked(expireAfter) of " + name, false),
+                lease,
+                LockedDurations.resolveHoldAtLeast(locked.holdAtLeast(), lease, locked.expireAfter(),
+                        "@Locked(holdAtLeast) of " + name),
                 locked.whenBusy() == Locked.WhenBusy.SKIP,
                 locked.leaseRenewal() == Locked.LeaseRenewal.CONFIGURED ? settings.renewLease()
                         : locked.leaseRenewal() == Locked.LeaseRenewal.ON,

@@ -22,6 +22,7 @@ import io.quarkiverse.lock.runtime.store.LockStore;
  * <li>{@code quarkus.lock.wait} (timer, tagged {@code result} {@code acquired} or {@code not_acquired});</li>
  * <li>{@code quarkus.lock.hold} (timer, from acquisition to release);</li>
  * <li>{@code quarkus.lock.lease.expired} (leases that ran out while held), {@code quarkus.lock.lease.renewals};</li>
+ * <li>{@code quarkus.lock.skipped} ({@code @Locked(whenBusy = SKIP)} calls that did not run their method);</li>
  * <li>{@code quarkus.lock.store.errors} (tagged {@code operation}).</li>
  * </ul>
  * Meters are created once per lock name and reused.
@@ -58,6 +59,11 @@ public class MicrometerLockObserver implements LockObserver {
         lock.attempts.increment();
         lock.notAcquired.increment();
         lock.waitNotAcquired.record(waitNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void skipped(String name, String key) {
+        meters(name).skipped.increment();
     }
 
     @Override
@@ -111,10 +117,13 @@ public class MicrometerLockObserver implements LockObserver {
                 Counter.builder("quarkus.lock.lease.expired").description("Leases that ran out while held")
                         .tags(tags).register(registry),
                 Counter.builder("quarkus.lock.lease.renewals").description("Lease renewals that kept the lock")
+                        .tags(tags).register(registry),
+                Counter.builder("quarkus.lock.skipped")
+                        .description("@Locked(whenBusy = SKIP) calls that did not run: another owner held the lock")
                         .tags(tags).register(registry));
     }
 
     private record Meters(Counter attempts, Counter acquired, Counter notAcquired, Timer waitAcquired,
-            Timer waitNotAcquired, Timer hold, Counter leaseExpired, Counter renewals) {
+            Timer waitNotAcquired, Timer hold, Counter leaseExpired, Counter renewals, Counter skipped) {
     }
 }

@@ -39,6 +39,16 @@ public interface LockObserver {
     }
 
     /**
+     * A {@code @Locked(whenBusy = SKIP)} call did not run its method because another owner held the lock (its
+     * acquisition was reported by {@link #notAcquired} before).
+     *
+     * @param name the method's metrics name (its key template)
+     * @param key the lock key
+     */
+    default void skipped(String name, String key) {
+    }
+
+    /**
      * A hold ended by a release that found it held.
      *
      * @param name the handle's metrics name

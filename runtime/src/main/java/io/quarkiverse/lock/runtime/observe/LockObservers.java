@@ -34,6 +34,11 @@ public final class LockObservers {
             }
 
             @Override
+            public void skipped(String name, String key) {
+                all.forEach(observer -> observer.skipped(name, key));
+            }
+
+            @Override
             public void released(String name, String key, String owner, long holdNanos) {
                 all.forEach(observer -> observer.released(name, key, owner, holdNanos));
             }

@@ -81,7 +81,8 @@ final class BlockingLockHandle implements DistributedLock {
     public <T, E extends Exception> T acquireAndExecute(Duration wait, Duration lease, LockedSection<T, E> action)
             throws E {
         long waitNanos = LockArguments.requireWait(wait);
-        long leaseMillis = LockArguments.requireLease(lease);
+        long leaseMillis = LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease),
+                handle.holdAtLeastMillis());
         LockArguments.requireAction(action);
         ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
         if (BlockingWait.interruptibly(claim) == null) {
@@ -105,6 +106,12 @@ final class BlockingLockHandle implements DistributedLock {
     @Override
     public DistributedLock withLeaseRenewal(boolean renew) {
         handle.withLeaseRenewal(renew);
+        return this;
+    }
+
+    @Override
+    public DistributedLock withHoldAtLeast(Duration holdAtLeast) {
+        handle.withHoldAtLeast(holdAtLeast);
         return this;
     }
 

@@ -52,9 +52,17 @@ final class ClaimedAcquisition extends AbstractUni<Hold> {
      * @param reason why, for the log
      */
     void giveBackQuietly(String reason) {
+        giveBackQuietly(reason, handle.holdAtLeastMillis());
+    }
+
+    /**
+     * @param holdAtLeastMillis how long after its acquisition the lock stays held: the handle's for a hold its caller
+     *        used, zero for one that never reached its caller (the caller's work never ran under it)
+     */
+    private void giveBackQuietly(String reason, long holdAtLeastMillis) {
         Hold current = hold;
         if (current != null && given.compareAndSet(false, true)) {
-            handle.releaseQuietly(current, reason);
+            HoldRelease.releaseQuietly(handle, current, holdAtLeastMillis, reason);
         }
     }
 
@@ -91,7 +99,7 @@ final class ClaimedAcquisition extends AbstractUni<Hold> {
             if (state.compareAndSet(WAITING, EMITTED)) {
                 downstream.onItem(item);
             } else {
-                giveBackQuietly("its operation was cancelled");
+                giveBackQuietly("its operation was cancelled", 0);
             }
         }
 

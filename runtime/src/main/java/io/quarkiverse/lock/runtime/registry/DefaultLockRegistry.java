@@ -160,6 +160,13 @@ public final class DefaultLockRegistry implements LockRegistry {
     }
 
     /**
+     * @return the observers this registry tells what its locks do ({@link LockObserver#NONE} when there are none)
+     */
+    public LockObserver observer() {
+        return observer;
+    }
+
+    /**
      * @return the store this registry's locks live in
      */
     public LockStore store() {

@@ -4,14 +4,16 @@ import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 
 /**
- * How a handle behaves: its type, whether it renews leases, and its metrics name. Immutable and shared by every handle
- * that keeps the registry's defaults, so a handle costs four references.
+ * How a handle behaves: its type, whether it renews leases, its metrics name, and how long its locks stay held after
+ * their acquisition. Immutable and shared by every handle that keeps the registry's defaults, so a handle costs four
+ * references.
  *
  * @param type the lock type
  * @param renewLease whether acquisitions renew their lease while held
  * @param metricsName the name the handle's metrics are tagged with
+ * @param holdAtLeastMillis how long after its acquisition a lock stays held when released sooner; zero: freed at once
  */
-record HandleOptions(LockType type, boolean renewLease, String metricsName) {
+record HandleOptions(LockType type, boolean renewLease, String metricsName, long holdAtLeastMillis) {
 
     /**
      * @param type the lock type
@@ -19,14 +21,18 @@ record HandleOptions(LockType type, boolean renewLease, String metricsName) {
      * @return the options of a handle of that type that nobody configured
      */
     static HandleOptions defaults(LockType type, boolean renewLease) {
-        return new HandleOptions(type, renewLease, LockObserver.UNNAMED);
+        return new HandleOptions(type, renewLease, LockObserver.UNNAMED, 0);
     }
 
     HandleOptions withRenewLease(boolean renew) {
-        return renew == renewLease ? this : new HandleOptions(type, renew, metricsName);
+        return renew == renewLease ? this : new HandleOptions(type, renew, metricsName, holdAtLeastMillis);
     }
 
     HandleOptions withMetricsName(String name) {
-        return name.equals(metricsName) ? this : new HandleOptions(type, renewLease, name);
+        return name.equals(metricsName) ? this : new HandleOptions(type, renewLease, name, holdAtLeastMillis);
+    }
+
+    HandleOptions withHoldAtLeast(long millis) {
+        return millis == holdAtLeastMillis ? this : new HandleOptions(type, renewLease, metricsName, millis);
     }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.LockType;
+import io.quarkiverse.lock.runtime.store.LockStore;
 
 /**
  * Checks the arguments of the public API before anything reaches the store. Each check throws an
@@ -91,6 +92,41 @@ public final class LockArguments {
             throw new IllegalArgumentException("lease must be at least 1 ms, but is " + lease);
         }
         return millis;
+    }
+
+    /**
+     * @param holdAtLeast how long after its acquisition a lock stays held
+     * @return it in milliseconds, rounded up, so that a positive value never becomes zero
+     * @throws IllegalArgumentException if it is {@code null}, negative, or too long to count in milliseconds
+     */
+    public static long requireHoldAtLeast(Duration holdAtLeast) {
+        if (holdAtLeast == null) {
+            throw new IllegalArgumentException("holdAtLeast must not be null");
+        }
+        if (holdAtLeast.isNegative()) {
+            throw new IllegalArgumentException("holdAtLeast must not be negative, but is " + holdAtLeast);
+        }
+        try {
+            long millis = holdAtLeast.toMillis();
+            return holdAtLeast.minusMillis(millis).isZero() ? millis : millis + 1;
+        } catch (ArithmeticException tooLong) {
+            throw new IllegalArgumentException("holdAtLeast must be at most " + Duration.ofMillis(Long.MAX_VALUE)
+                    + ", but is " + holdAtLeast);
+        }
+    }
+
+    /**
+     * @param leaseMillis the lease of an acquisition, or {@link LockStore#NO_EXPIRY}
+     * @param holdAtLeastMillis how long after its acquisition the lock must stay held
+     * @return the lease
+     * @throws IllegalArgumentException if the lease would end before the minimum hold
+     */
+    static long requireLeaseCoversHold(long leaseMillis, long holdAtLeastMillis) {
+        if (leaseMillis != LockStore.NO_EXPIRY && holdAtLeastMillis > leaseMillis) {
+            throw new IllegalArgumentException("lease must not be shorter than the handle's holdAtLeast ("
+                    + Duration.ofMillis(holdAtLeastMillis) + "), but is " + Duration.ofMillis(leaseMillis));
+        }
+        return leaseMillis;
     }
 
     static <T> T requireAction(T action) {

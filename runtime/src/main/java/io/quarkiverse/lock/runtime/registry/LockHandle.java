@@ -5,8 +5,6 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.OptionalLong;
 
-import org.jboss.logging.Logger;
-
 import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockExpiredException;
@@ -27,9 +25,7 @@ import io.smallrye.mutiny.Uni;
  */
 final class LockHandle implements ReactiveDistributedLock {
 
-    private static final Logger LOG = Logger.getLogger(LockHandle.class);
     private static final Uni<Boolean> FALSE = Uni.createFrom().item(Boolean.FALSE);
-    private static final Uni<Boolean> TRUE = Uni.createFrom().item(Boolean.TRUE);
     private static final VarHandle HOLD;
     private static final VarHandle ACQUISITIONS;
 
@@ -84,6 +80,10 @@ final class LockHandle implements ReactiveDistributedLock {
         return options.metricsName();
     }
 
+    long holdAtLeastMillis() {
+        return options.holdAtLeastMillis();
+    }
+
     @Override
     public String getLockKey() {
         return key;
@@ -115,6 +115,7 @@ final class LockHandle implements ReactiveDistributedLock {
     }
 
     Uni<Boolean> acquired(long waitNanos, long leaseMillis) {
+        LockArguments.requireLeaseCoversHold(leaseMillis, options.holdAtLeastMillis());
         return new ClaimedAcquisition(this, acquisition(waitNanos, leaseMillis)).map(held -> held != null);
     }
 
@@ -212,6 +213,12 @@ final class LockHandle implements ReactiveDistributedLock {
     }
 
     @Override
+    public ReactiveDistributedLock withHoldAtLeast(Duration holdAtLeast) {
+        this.options = options.withHoldAtLeast(LockArguments.requireHoldAtLeast(holdAtLeast));
+        return this;
+    }
+
+    @Override
     public <T> Uni<T> acquireAndExecute(Uni<T> action) {
         return acquireAndExecute(registry.defaultWait, action);
     }
@@ -224,7 +231,8 @@ final class LockHandle implements ReactiveDistributedLock {
     @Override
     public <T> Uni<T> acquireAndExecute(Duration wait, Duration lease, Uni<T> action) {
         long waitNanos = LockArguments.requireWait(wait);
-        long leaseMillis = LockArguments.requireLease(lease);
+        long leaseMillis = LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease),
+                options.holdAtLeastMillis());
         LockArguments.requireAction(action);
         return GuardedExecution.uni(this, waitNanos, leaseMillis, wait, action);
     }
@@ -242,7 +250,8 @@ final class LockHandle implements ReactiveDistributedLock {
     @Override
     public <T> Multi<T> acquireAndExecuteMany(Duration wait, Duration lease, Multi<T> action) {
         long waitNanos = LockArguments.requireWait(wait);
-        long leaseMillis = LockArguments.requireLease(lease);
+        long leaseMillis = LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease),
+                options.holdAtLeastMillis());
         LockArguments.requireAction(action);
         return GuardedExecution.multi(this, waitNanos, leaseMillis, wait, action);
     }
@@ -292,60 +301,21 @@ final class LockHandle implements ReactiveDistributedLock {
     }
 
     /**
-     * Releases one entry of this hold, and the lock with the last, if this handle still has it. The release is sent
-     * at once and is not cancelled by cancelling the returned {@link Uni}; one that fails (the store could not be
-     * reached, or did not answer in time) is tried again in the background as a take-back of this acquisition, so a
-     * lock whose release was lost does not stay held.
+     * Releases one entry of this hold, and ends it with the last, keeping the lock held in the store until this
+     * handle's minimum hold after its acquisition ({@link HoldRelease}).
      *
      * @return {@code true} when released (or entries remain); {@code false} when this handle no longer had that hold;
      *         fails with {@link LockExpiredException} when the store no longer had it for this acquisition
      */
     Uni<Boolean> releaseHold(Hold held) {
-        if (held.leaveOneEntry()) {
-            return TRUE;
-        }
-        if (!HOLD.compareAndSet(this, held, null)) {
-            return FALSE;
-        }
-        held.stopRenewal();
-        Uni<Boolean> sent = registry.store.release(key, held.owner)
-                .onFailure().invoke(failure -> TakeBack.retryLater(registry, key, held.owner, held.leaseMillis,
-                        failure))
-                .onTermination().invoke(() -> {
-                    held.ended();
-                    registry.states.onReleased(key);
-                })
-                .invoke(released -> {
-                    if (released) {
-                        registry.observer.released(metricsName(), key, held.owner, held.heldNanos());
-                    } else if (!held.isLost()) {
-                        registry.observer.leaseExpired(metricsName(), key, held.owner, held.heldNanos());
-                    }
-                })
-                .memoize().indefinitely();
-        // Sent now and seen through whatever the caller does: a cancelled caller must not cancel its release.
-        sent.subscribe().with(ignored -> {
-        }, ignored -> {
-        });
-        return sent.onFailure().transform(failure -> storeFailure("release", failure))
-                .flatMap(released -> released ? TRUE : Uni.createFrom().failure(new LockExpiredException(key)));
+        return HoldRelease.release(this, held, holdAtLeastMillis());
     }
 
     /**
-     * Releases one entry of a hold that nobody is left to be told about (the operation that took it was cancelled);
-     * a failure is logged.
+     * @return {@code true} if this handle had that hold, which it now no longer has
      */
-    void releaseQuietly(Hold held, String reason) {
-        releaseHold(held).subscribe().with(
-                released -> LOG.debugf("Released lock '%s' because %s", key, reason),
-                failure -> {
-                    if (failure instanceof LockExpiredException) {
-                        LOG.debugf("Lock '%s' was already free when released because %s", key, reason);
-                    } else {
-                        LOG.warnf(failure, "Could not release lock '%s' after %s; it frees when its lease runs out",
-                                key, reason);
-                    }
-                });
+    boolean dropHold(Hold held) {
+        return HOLD.compareAndSet(this, held, null);
     }
 
     LockException storeFailure(String operation, Throwable failure) {

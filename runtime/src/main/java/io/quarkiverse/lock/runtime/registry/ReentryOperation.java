@@ -74,7 +74,7 @@ final class ReentryOperation extends AbstractUni<Hold> {
             if (state.compareAndSet(RUNNING, DONE)) {
                 CallerContext.deliver(context, () -> downstream.onItem(current));
             } else {
-                handle.releaseQuietly(current, "its re-entry was cancelled");
+                HoldRelease.releaseQuietly(handle, current, 0, "its re-entry was cancelled");
             }
         }
 
@@ -92,7 +92,7 @@ final class ReentryOperation extends AbstractUni<Hold> {
             if (state.compareAndSet(RUNNING, DONE)) {
                 downstream.onItem(hold);
             } else if (hold != null) {
-                handle.releaseQuietly(hold, "its acquisition was cancelled");
+                HoldRelease.releaseQuietly(handle, hold, 0, "its acquisition was cancelled");
             }
         }
 

@@ -1,0 +1,34 @@
+package io.quarkiverse.lock.deployment.locked.invalid;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.lock.Locked;
+import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * A minimum hold that is no duration fails the build.
+ */
+class MalformedHoldAtLeastTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = InvalidLockedMethod.failingBuild(Bean.class, "Bean#pay", "holdAtLeast", "soon",
+            "not a duration");
+
+    @Test
+    void theBuildFails() {
+        Assertions.fail("the build must fail");
+    }
+
+    @ApplicationScoped
+    static class Bean {
+        @Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "soon")
+        Uni<String> pay(String id) {
+            return Uni.createFrom().item(id);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.quarkiverse.lock.runtime.registry;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.lock.LockExpiredException;
+import io.quarkiverse.lock.runtime.store.LockStore;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Ends a handle's hold. The last entry of a hold ends it in the store at once (compare and delete), unless the lock
+ * must stay held until some time after its acquisition ({@code withHoldAtLeast}) and that time has not come yet: then
+ * the lease in the store is set to what remains of it (compare and renew), so the store frees the lock by itself at
+ * that moment, even if this application stops or dies first; no local timer is involved. Either way the hold is over
+ * for the handle at once: its renewal stops, and it may acquire again (getting the lock only once the store freed it).
+ * <p>
+ * The store call is sent at once and is not cancelled by cancelling the returned {@link Uni} (a cancelled caller must
+ * not leave its lock held). A release that fails (the store could not be reached, or did not answer in time), and a
+ * shortening of a lease without end, is tried again in the background as a take-back of that acquisition
+ * ({@link TakeBack}), so a lock whose release was lost does not stay held.
+ */
+final class HoldRelease {
+
+    private static final Logger LOG = Logger.getLogger(HoldRelease.class);
+    private static final Uni<Boolean> FALSE = Uni.createFrom().item(Boolean.FALSE);
+    private static final Uni<Boolean> TRUE = Uni.createFrom().item(Boolean.TRUE);
+
+    private HoldRelease() {
+    }
+
+    /**
+     * Releases one entry of the hold, and ends the hold with the last, if the handle still has it.
+     *
+     * @param handle the handle
+     * @param held the hold
+     * @param holdAtLeastMillis how long after its acquisition the lock stays held; zero to free it at once
+     * @return {@code true} when released or kept until its minimum hold (or entries remain); {@code false} when the
+     *         handle no longer had that hold; fails with {@link LockExpiredException} when the store no longer had it
+     *         for this acquisition
+     */
+    static Uni<Boolean> release(LockHandle handle, Hold held, long holdAtLeastMillis) {
+        if (held.leaveOneEntry()) {
+            return TRUE;
+        }
+        if (!handle.dropHold(held)) {
+            return FALSE;
+        }
+        held.stopRenewal();
+        long keepMillis = keepMillis(held, holdAtLeastMillis);
+        String key = handle.key;
+        DefaultLockRegistry registry = handle.registry();
+        Uni<Boolean> ended = keepMillis > 0 ? registry.store.renew(key, held.owner, keepMillis)
+                : registry.store.release(key, held.owner);
+        Uni<Boolean> sent = ended
+                .onFailure().invoke(failure -> {
+                    if (keepMillis <= 0 || held.leaseMillis == LockStore.NO_EXPIRY) {
+                        TakeBack.retryLater(registry, key, held.owner, held.leaseMillis, failure);
+                    }
+                })
+                .onTermination().invoke(() -> {
+                    held.ended();
+                    if (keepMillis <= 0) {
+                        registry.states.onReleased(key);
+                    }
+                })
+                .invoke(released -> {
+                    if (released) {
+                        registry.observer.released(handle.metricsName(), key, held.owner, held.heldNanos());
+                        if (keepMillis > 0) {
+                            LOG.debugf("Lock '%s' stays held for %d ms more, until %d ms after its acquisition", key,
+                                    keepMillis, holdAtLeastMillis);
+                        }
+                    } else if (!held.isLost()) {
+                        registry.observer.leaseExpired(handle.metricsName(), key, held.owner, held.heldNanos());
+                    }
+                })
+                .memoize().indefinitely();
+        // Sent now and seen through whatever the caller does: a cancelled caller must not cancel its release.
+        sent.subscribe().with(ignored -> {
+        }, ignored -> {
+        });
+        return sent.onFailure().transform(failure -> handle.storeFailure("release", failure))
+                .flatMap(released -> released ? TRUE : Uni.createFrom().failure(new LockExpiredException(key)));
+    }
+
+    /**
+     * Releases as {@link #release} does, for a hold that nobody is left to be told about (the operation that used it
+     * was cancelled); a failure is logged.
+     *
+     * @param reason why, for the log
+     */
+    static void releaseQuietly(LockHandle handle, Hold held, long holdAtLeastMillis, String reason) {
+        release(handle, held, holdAtLeastMillis).subscribe().with(
+                released -> LOG.debugf("Released lock '%s' because %s", handle.key, reason),
+                failure -> {
+                    if (failure instanceof LockExpiredException) {
+                        LOG.debugf("Lock '%s' was already free when released because %s", handle.key, reason);
+                    } else {
+                        LOG.warnf(failure, "Could not release lock '%s' after %s; it frees when its lease runs out",
+                                handle.key, reason);
+                    }
+                });
+    }
+
+    /**
+     * @return how much longer the store must keep the lock so that it is held {@code holdAtLeastMillis} after its
+     *         acquisition (counted from when the grant reached this handle, later than the store made it), never more
+     *         than the hold's lease; zero or less when that time has passed
+     */
+    static long keepMillis(Hold held, long holdAtLeastMillis) {
+        if (holdAtLeastMillis <= 0) {
+            return 0;
+        }
+        long remaining = holdAtLeastMillis - held.heldNanos() / 1_000_000;
+        return held.leaseMillis == LockStore.NO_EXPIRY ? remaining : Math.min(remaining, held.leaseMillis);
+    }
+}
