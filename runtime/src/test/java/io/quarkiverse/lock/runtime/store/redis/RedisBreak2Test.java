@@ -286,6 +286,72 @@ class RedisBreak2Test {
         assertThat(works).as("locks work once new connections get through").isTrue();
     }
 
+    /**
+     * A hand-over counts its lease from the last refused attempt's send, but when the hand-over message arrives before
+     * the reply to that refused attempt ({@code refusedSentNanos == 0}), {@code onHandedOver} counts it from the
+     * message's arrival: later than the release that started the lease in Redis, by the message's whole latency. A
+     * holder whose renewals then stop reaching Redis is told its lock is lost that much after Redis let it go, while
+     * another holder already has it. Here: the waiter's first (refused) attempt is answered 1.5 s late, the hand-over
+     * message arrives 1 s after the release, then the waiter's connection goes dead. Expected: the waiter's action is
+     * ended (LockExpiredException) no later than another handle gets the lock.
+     */
+    @Test
+    void aHandOverHeardBeforeItsRefusalIsNotCountedFromTheMessage() throws Exception {
+        io.quarkiverse.lock.test.proxy.FaultProxy proxy = io.quarkiverse.lock.test.proxy.FaultProxy.start("127.0.0.1",
+                server.port(), io.quarkiverse.lock.test.proxy.WireProtocol.REDIS);
+        closing.add(proxy);
+        DefaultLockRegistry waiting = registry(store(proxy.redisUri()), Duration.ofSeconds(5));
+        DefaultLockRegistry direct = registry(store(server.uri()), Duration.ofSeconds(5));
+        String key = "hand-over-lease-" + UUID.randomUUID();
+        java.util.concurrent.atomic.AtomicBoolean replyDelayed = new java.util.concurrent.atomic.AtomicBoolean();
+        proxy.rule(exchange -> {
+            if (exchange.push()) {
+                return exchange.reply() != null && exchange.reply().contains("G ") && exchange.reply().contains(key)
+                        ? io.quarkiverse.lock.test.proxy.Fault.delay(Duration.ofMillis(1_000))
+                        : io.quarkiverse.lock.test.proxy.Fault.pass();
+            }
+            return exchange.request() != null && exchange.request().contains(key)
+                    && replyDelayed.compareAndSet(false, true)
+                            ? io.quarkiverse.lock.test.proxy.Fault.delay(Duration.ofMillis(
+                                    Boolean.getBoolean("break2.control") ? 0 : 1_500))
+                            : io.quarkiverse.lock.test.proxy.Fault.pass();
+        });
+        ReactiveDistributedLock holder = direct.obtain(key);
+        assertThat(await(holder.acquireOnce())).isTrue();
+
+        long t0 = System.nanoTime();
+        CompletableFuture<Long> actionStarted = new CompletableFuture<>();
+        CompletableFuture<Object> waiterOutcome = new CompletableFuture<>();
+        AtomicReference<Long> waiterEnded = new AtomicReference<>();
+        waiting.obtain(key).withLeaseRenewal(true).acquireAndExecute(Duration.ofSeconds(10), Duration.ofSeconds(2),
+                Uni.createFrom().emitter(emitter -> actionStarted.complete(System.nanoTime())))
+                .subscribe().with(waiterOutcome::complete, failure -> {
+                    waiterEnded.set(System.nanoTime());
+                    waiterOutcome.complete(failure);
+                });
+        Thread.sleep(100);
+        assertThat(await(holder.release())).isTrue();
+        long released = System.nanoTime();
+        long started = actionStarted.get(5, TimeUnit.SECONDS);
+        Thread.sleep(Math.max(0, Duration.ofMillis(1_650).toNanos() - (System.nanoTime() - t0)) / 1_000_000);
+        // the waiter's path goes dead: its renewals no longer reach Redis
+        proxy.swallow(true);
+        ReactiveDistributedLock second = direct.obtain(key);
+        assertThat(await(second.acquire(Duration.ofSeconds(10), Duration.ofSeconds(30)))).isTrue();
+        long secondGot = System.nanoTime();
+        Object outcome = waiterOutcome.get(10, TimeUnit.SECONDS);
+        long ended = waiterEnded.get() == null ? Long.MAX_VALUE : waiterEnded.get();
+        System.out.printf("[break2] release at %d ms; waiter's action started at %d ms (hand-over message); another "
+                + "handle got the lock at %d ms; the waiter's action was ended at %d ms (%s): both held it for %d ms%n",
+                ms(released - t0), ms(started - t0), ms(secondGot - t0), ms(ended - t0), outcome,
+                ms(ended - secondGot));
+        assertThat(ended).as("the waiter is told its lock is lost before another holder gets it").isLessThan(secondGot);
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
+    }
+
     private java.util.Queue<String> monitor() throws Exception {
         java.util.Queue<String> lines = new java.util.concurrent.ConcurrentLinkedQueue<>();
         java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port());
