@@ -72,7 +72,9 @@ final class AcquireOperation extends AbstractUni<Hold> {
         private long startNanos;
         private int failedAttempts;
         /** When the last attempt the store refused was sent: a hand-over came after the store answered it. */
-        private long refusedSentNanos;
+        private volatile long refusedSentNanos;
+        /** When the latest attempt was sent: a hand-over heard before any refusal came after the store ran it. */
+        private volatile long attemptSentNanos;
         /** Guarded by this: an attempt reached the store's queue; one is being submitted; a take-back waits for it. */
         private boolean attempted;
         private boolean submitting;
@@ -124,6 +126,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
                 submitting = true;
             }
             long sentNanos = System.nanoTime();
+            attemptSentNanos = sentNanos;
             try {
                 Uni<AcquireResult> call = takeOver ? handle.store().takeOver(handle.key, owner, leaseMillis)
                         : handle.store().tryAcquire(handle.key, owner, leaseMillis, waits());
@@ -178,10 +181,12 @@ final class AcquireOperation extends AbstractUni<Hold> {
 
         /**
          * A release handed the lock to this acquisition (the message names its owner id). The hand-over came after
-         * the store answered this waiter's last refused attempt, so its lease runs at least from that attempt's send.
+         * the store ran the attempt that put this waiter in line (the last refused one, or the one in flight if none
+         * was answered yet), so its lease runs at least from that attempt's send.
          */
         private void onHandedOver(long token) {
-            onGranted(token, refusedSentNanos != 0 ? refusedSentNanos : System.nanoTime());
+            long refused = refusedSentNanos;
+            onGranted(token, refused != 0 ? refused : attemptSentNanos);
         }
 
         private void onGranted(long token, long sentNanos) {

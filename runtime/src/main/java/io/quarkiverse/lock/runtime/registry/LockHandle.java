@@ -116,7 +116,8 @@ final class LockHandle implements ReactiveDistributedLock {
 
     Uni<Boolean> acquired(long waitNanos, long leaseMillis) {
         LockArguments.requireLeaseCoversHold(leaseMillis, options.holdAtLeastMillis());
-        return new ClaimedAcquisition(this, acquisition(waitNanos, leaseMillis)).map(held -> held != null);
+        return Uni.createFrom().deferred(() -> new ClaimedAcquisition(this, acquisition(waitNanos, leaseMillis)))
+                .map(held -> held != null);
     }
 
     /**

@@ -90,7 +90,7 @@ final class ReentryOperation extends AbstractUni<Hold> {
         @Override
         public void onItem(Hold hold) {
             if (state.compareAndSet(RUNNING, DONE)) {
-                downstream.onItem(hold);
+                CallerContext.deliver(context, () -> downstream.onItem(hold));
             } else if (hold != null) {
                 HoldRelease.releaseQuietly(handle, hold, 0, "its acquisition was cancelled");
             }

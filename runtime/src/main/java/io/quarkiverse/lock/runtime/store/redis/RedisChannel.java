@@ -2,7 +2,9 @@ package io.quarkiverse.lock.runtime.store.redis;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.jboss.logging.Logger;
 
@@ -12,6 +14,7 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.impl.ContextInternal;
 import io.vertx.core.impl.VertxInternal;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -23,22 +26,23 @@ import io.vertx.redis.client.impl.PooledRedisConnection;
 /**
  * One connection that carries all lock commands of the application, pipelined: commands do not queue for a pooled
  * connection, so a burst of lock operations cannot exhaust the client's pool, and many commands share each round
- * trip. The connection is opened on first use and opened again on the next command after it is lost; commands in
- * flight when it is lost fail, and the caller sees a {@code LockException}.
+ * trip. Commands in flight when the connection is lost fail, and the caller sees a {@code LockException}.
  * <p>
- * Order: commands reach the server in the order {@link #send} was called, whatever threads call it: they pass one
- * queue, and the connection is written only under this object's lock, in queue order. So a take-back sent after its
- * acquisition always runs after it. At most {@link #MAX_IN_FLIGHT} commands are in flight at once, well below the
- * client's own limit on unanswered commands per connection ({@code quarkus.redis.max-waiting-handlers}, 2048 by
- * default, past which it refuses commands with "Redis waiting queue is full"); later ones wait in the queue, and one
- * whose caller gave up meanwhile is never sent.
+ * Order: commands reach the server in the order {@link #send} was called, whatever threads call it. They pass one
+ * queue, and only one event-loop thread, the one the connection belongs to, writes them, in queue order (Vert.x
+ * writes at once on the connection's own loop but queues a task from any other thread, so writers on several threads
+ * could overtake each other). So a take-back sent after its acquisition always runs after it. At most
+ * {@link #MAX_IN_FLIGHT} commands are in flight, well below the client's own limit on unanswered commands per
+ * connection ({@code quarkus.redis.max-waiting-handlers}, 2048 by default, past which it refuses commands with "Redis
+ * waiting queue is full"); later ones wait in the queue, and one whose caller gave up meanwhile is never sent.
  * <p>
- * A connection on which commands got no reply at all for half an operation timeout when one timed out
- * ({@link #noAnswer(Duration)}) is
- * closed for good and replaced: one that swallows traffic never fails by itself. The new connection's first command
- * kills the old one on the server ({@code CLIENT KILL ID}), so bytes of the old connection that the network delivers
- * late (an acquisition, say) can never run after the take-backs sent on the new one; a server that refuses the kill
- * (an ACL without {@code CLIENT}) leaves that to the old socket's close.
+ * Connections: a new connection first kills, on the server, every connection it replaces ({@code CLIENT KILL ID}),
+ * then learns its own id ({@code CLIENT ID}); only then does it carry lock commands. So bytes of a replaced
+ * connection that the network delivers late (an acquisition, say) can never run after what the new one sent, and
+ * every connection that carried a lock command can be killed in turn. A connection is replaced when it ends or fails,
+ * and when an operation timed out while the connection answered nothing for half the timeout (one that swallows
+ * traffic never fails by itself), or was still being opened. A server that refuses {@code CLIENT} (an ACL without it)
+ * leaves late bytes to the old socket's close.
  */
 final class RedisChannel {
 
@@ -47,21 +51,24 @@ final class RedisChannel {
     private static final Logger LOG = Logger.getLogger(RedisChannel.class);
 
     private final Redis redis;
-    private final Context context;
+    private final ContextInternal context;
     private final ArrayDeque<Queued> queue = new ArrayDeque<>();
-    private Future<RedisConnection> connection;
-    private long connectionId = -1;
-    private long replacedId = -1;
+    /** Ids of replaced connections not yet killed on the server; guarded by this. */
+    private final Set<Long> toKill = new LinkedHashSet<>();
+    /** The connection being opened or in use, or {@code null}; guarded by this. */
+    private Link link;
     private int inFlight;
+    private boolean closed;
+    private boolean pumpScheduled;
+    /** Only touched on the connection's event loop. */
     private boolean pumping;
     private boolean pumpAgain;
-    private boolean awaitingConnection;
     private volatile long lastReplyNanos = System.nanoTime();
     private volatile long busySinceNanos;
 
     /**
      * @param redis the client whose configuration (hosts, credentials, TLS) the connection uses
-     * @param vertx the Vert.x instance, whose event loop writes the commands of callers that are not on one
+     * @param vertx the Vert.x instance, one of whose event loops owns the connection and writes the commands
      */
     RedisChannel(Redis redis, Vertx vertx) {
         this.redis = redis;
@@ -92,71 +99,89 @@ final class RedisChannel {
         Queued queued = new Queued(requests, emitter);
         emitter.onTermination(queued::end);
         synchronized (this) {
+            if (closed) {
+                emitter.fail(new IllegalStateException("the lock connection to Redis is closed"));
+                return;
+            }
             queue.addLast(queued);
         }
-        pump();
+        schedulePump();
+    }
+
+    private void schedulePump() {
+        if (context.nettyEventLoop().inEventLoop()) {
+            pump();
+            return;
+        }
+        synchronized (this) {
+            if (pumpScheduled) {
+                return;
+            }
+            pumpScheduled = true;
+        }
+        context.runOnContext(ignored -> {
+            synchronized (this) {
+                pumpScheduled = false;
+            }
+            pump();
+        });
     }
 
     /**
      * Writes queued commands to the connection, in queue order, while fewer than {@link #MAX_IN_FLIGHT} are in
-     * flight, on an event-loop thread. Only one thread writes at a time; a call made meanwhile makes it look again.
+     * flight. Runs only on the connection's event loop; a call made while it runs (a reply, a failure) makes it
+     * look again instead of writing in between.
      */
     private void pump() {
-        if (!Context.isOnEventLoopThread()) {
-            // A worker thread's context runs one task at a time, and that task may be blocked waiting for these
-            // replies: the client's callbacks must not be bound to it, so the writing happens on an event loop.
-            context.runOnContext(ignored -> pump());
+        if (pumping) {
+            pumpAgain = true;
             return;
         }
-        synchronized (this) {
-            if (pumping) {
-                pumpAgain = true;
-                return;
-            }
-            pumping = true;
-            try {
-                do {
-                    pumpAgain = false;
-                    writeQueued();
-                } while (pumpAgain);
-            } finally {
-                pumping = false;
-            }
+        pumping = true;
+        try {
+            do {
+                pumpAgain = false;
+                writeQueued();
+            } while (pumpAgain);
+        } finally {
+            pumping = false;
         }
     }
 
-    /** Guarded by this. */
     private void writeQueued() {
-        while (inFlight < MAX_IN_FLIGHT && !queue.isEmpty()) {
-            Future<RedisConnection> current = connection == null ? connect() : connection;
-            if (!current.isComplete()) {
-                if (!awaitingConnection) {
-                    awaitingConnection = true;
-                    current.onComplete(ignored -> {
-                        synchronized (this) {
-                            awaitingConnection = false;
-                        }
-                        pump();
-                    });
+        while (true) {
+            Queued next;
+            RedisConnection conn;
+            Link opening = null;
+            synchronized (this) {
+                if (queue.isEmpty() || inFlight >= MAX_IN_FLIGHT) {
+                    return;
                 }
+                if (link == null) {
+                    link = new Link();
+                    opening = link;
+                }
+            }
+            if (opening != null) {
+                opening.open();
                 return;
             }
-            if (current.failed()) {
-                // Everything queued was waiting for this connection: it fails, and the next command connects again.
-                connection = null;
-                for (Queued waiting = queue.pollFirst(); waiting != null; waiting = queue.pollFirst()) {
-                    waiting.emitter.fail(current.cause());
+            synchronized (this) {
+                if (link == null || queue.isEmpty() || inFlight >= MAX_IN_FLIGHT) {
+                    return;
                 }
-                return;
+                if (!link.ready) {
+                    return;
+                }
+                next = queue.pollFirst();
+                if (next.ended) {
+                    continue;
+                }
+                if (inFlight++ == 0) {
+                    busySinceNanos = System.nanoTime();
+                }
+                conn = link.connection;
             }
-            Queued next = queue.pollFirst();
-            if (next.ended) {
-                continue;
-            }
-            if (inFlight++ == 0) {
-                busySinceNanos = System.nanoTime();
-            }
-            RedisConnection conn = current.result();
             Future<List<Response>> reply = next.requests.size() == 1
                     ? conn.send(next.requests.get(0)).map(List::of)
                     : conn.batch(next.requests);
@@ -164,89 +189,178 @@ final class RedisChannel {
         }
     }
 
-    /** Guarded by this. */
-    private Future<RedisConnection> connect() {
-        long killed = replacedId;
-        replacedId = -1;
-        connection = redis.connect().onSuccess(conn -> opened(conn, killed));
-        return connection;
-    }
-
-    /**
-     * The first commands on a new connection, before any lock command: kill the connection it replaces, if any, and
-     * learn its own id, so that it can be killed in turn.
-     */
-    private void opened(RedisConnection conn, long killed) {
-        conn.exceptionHandler(failure -> lost(conn, failure.getMessage()));
-        conn.endHandler(ignored -> lost(conn, "connection closed"));
-        if (killed >= 0) {
-            conn.send(Request.cmd(Command.CLIENT).arg("KILL").arg("ID").arg(killed)).onFailure(failure -> LOG
-                    .debugf("Could not kill the replaced Redis connection %d (%s); its late bytes, if any, end "
-                            + "with its socket", killed, failure.getMessage()));
+    /** Fails everything queued: the connection it waited for could not be opened. */
+    private void failQueued(Throwable cause) {
+        List<Queued> failed;
+        synchronized (this) {
+            failed = List.copyOf(queue);
+            queue.clear();
         }
-        conn.send(Request.cmd(Command.CLIENT).arg("ID")).onSuccess(id -> {
-            synchronized (this) {
-                if (connection != null && connection.succeeded() && connection.result() == conn) {
-                    connectionId = id.toLong();
-                }
-            }
-        });
-    }
-
-    private synchronized void lost(RedisConnection conn, String why) {
-        if (connection != null && connection.succeeded() && connection.result() == conn) {
-            LOG.debugf("The lock connection to Redis was lost (%s); the next command opens a new one", why);
-            connection = null;
-            connectionId = -1;
-            conn.close();
+        for (Queued queued : failed) {
+            queued.emitter.fail(cause);
         }
     }
 
     /**
-     * An operation got no answer within {@code timeout}. If no reply at all came on the connection for half that long
-     * while commands were in flight, the connection is closed for good (failing what is in flight on it) and the next
-     * command opens a new one; a connection that answers, slowly, is kept.
+     * An operation got no answer within {@code timeout}. If the connection is still being opened after half that
+     * time, or answered nothing at all for half that time while commands were in flight, it is given up and
+     * replaced (and killed on the server once a new one is open); a connection that answers, slowly, is kept.
      *
      * @param timeout the operation timeout
      */
     void noAnswer(Duration timeout) {
-        RedisConnection silent;
-        long killed;
+        long now = System.nanoTime();
+        long half = timeout.toNanos() / 2;
+        Link silent;
         synchronized (this) {
-            long silentSince = Math.max(lastReplyNanos, busySinceNanos);
-            if (inFlight == 0 || System.nanoTime() - silentSince < timeout.toNanos() / 2 || connection == null
-                    || !connection.succeeded()) {
+            silent = link;
+            if (silent == null) {
                 return;
             }
-            silent = connection.result();
-            killed = connectionId;
-        }
-        LOG.debugf("No reply from Redis for %s with commands in flight; the lock connection is replaced", timeout);
-        synchronized (this) {
-            if (connection == null || !connection.succeeded() || connection.result() != silent) {
+            boolean stuckOpening = !silent.ready && now - silent.openedNanos >= half;
+            boolean mute = silent.ready && inFlight > 0
+                    && now - Math.max(lastReplyNanos, busySinceNanos) >= half;
+            if (!stuckOpening && !mute) {
                 return;
             }
-            connection = null;
-            connectionId = -1;
-            replacedId = killed;
+            link = null;
         }
-        if (silent instanceof PooledRedisConnection pooled) {
-            // Closing a pooled connection only returns it to the pool, where the next connect would find the same
-            // silent socket; a closed socket is dropped from the pool.
-            pooled.actual().forceClose();
-        } else {
-            silent.close();
+        LOG.debugf("The lock connection to Redis answered nothing for %s; it is replaced", timeout);
+        silent.drop();
+        schedulePump();
+    }
+
+    /**
+     * @return the context whose event loop writes every command
+     */
+    Context writer() {
+        return context;
+    }
+
+    /**
+     * Closes the connection; later commands fail at once.
+     */
+    void close() {
+        Link current;
+        synchronized (this) {
+            closed = true;
+            current = link;
+            link = null;
+        }
+        if (current != null) {
+            current.drop();
+        }
+        failQueued(new IllegalStateException("the lock connection to Redis is closed"));
+    }
+
+    /** One connection, from its opening to its end. */
+    private final class Link {
+
+        final long openedNanos = System.nanoTime();
+        RedisConnection connection;
+        long id = -1;
+        boolean ready;
+        boolean dropped;
+
+        /** Opens the connection; on the connection's event loop. */
+        void open() {
+            redis.connect().onComplete(opened -> {
+                if (opened.failed()) {
+                    synchronized (RedisChannel.this) {
+                        if (link == this) {
+                            link = null;
+                        }
+                    }
+                    failQueued(opened.cause());
+                    return;
+                }
+                RedisConnection conn = opened.result();
+                boolean abandoned;
+                Set<Long> kills;
+                synchronized (RedisChannel.this) {
+                    connection = conn;
+                    abandoned = dropped;
+                    kills = Set.copyOf(toKill);
+                }
+                if (abandoned) {
+                    discard(conn);
+                    return;
+                }
+                conn.exceptionHandler(failure -> lost(failure.getMessage()));
+                conn.endHandler(ignored -> lost("connection closed"));
+                for (long killed : kills) {
+                    conn.send(Request.cmd(Command.CLIENT).arg("KILL").arg("ID").arg(killed)).onComplete(answer -> {
+                        if (answer.succeeded() || !isConnectionFailure(answer.cause())) {
+                            synchronized (RedisChannel.this) {
+                                toKill.remove(killed);
+                            }
+                        }
+                        if (answer.failed() && !isConnectionFailure(answer.cause())) {
+                            LOG.debugf("Could not kill the replaced Redis connection %d (%s)", killed,
+                                    answer.cause().getMessage());
+                        }
+                    });
+                }
+                conn.send(Request.cmd(Command.CLIENT).arg("ID")).onComplete(answer -> {
+                    if (answer.failed() && isConnectionFailure(answer.cause())) {
+                        return;
+                    }
+                    synchronized (RedisChannel.this) {
+                        if (dropped) {
+                            return;
+                        }
+                        id = answer.succeeded() ? answer.result().toLong() : -1;
+                        ready = true;
+                    }
+                    schedulePump();
+                });
+            });
+        }
+
+        private void lost(String why) {
+            synchronized (RedisChannel.this) {
+                if (link != this) {
+                    return;
+                }
+                link = null;
+            }
+            LOG.debugf("The lock connection to Redis was lost (%s); the next command opens a new one", why);
+            drop();
+            schedulePump();
+        }
+
+        /** Gives the connection up: it is closed, and killed on the server by the next one. */
+        void drop() {
+            RedisConnection conn;
+            synchronized (RedisChannel.this) {
+                dropped = true;
+                if (id >= 0) {
+                    toKill.add(id);
+                }
+                conn = connection;
+            }
+            if (conn != null) {
+                discard(conn);
+            }
         }
     }
 
     /**
-     * Closes the connection.
+     * Closes the socket itself: closing a connection of the client's pool only returns it to the pool, where the next
+     * connect could find the same silent socket again; a closed socket is dropped from the pool.
      */
-    synchronized void close() {
-        if (connection != null && connection.succeeded()) {
-            connection.result().close();
+    private static void discard(RedisConnection conn) {
+        if (conn instanceof PooledRedisConnection pooled) {
+            pooled.actual().forceClose();
+        } else {
+            conn.close();
         }
-        connection = null;
+    }
+
+    private static boolean isConnectionFailure(Throwable failure) {
+        String message = failure.getMessage();
+        return message == null || !(message.startsWith("ERR") || message.startsWith("NOPERM")
+                || message.startsWith("WRONGPASS") || message.startsWith("NOAUTH"));
     }
 
     /** Commands waiting for their turn, or in flight. */
@@ -271,7 +385,7 @@ final class RedisChannel {
             synchronized (RedisChannel.this) {
                 inFlight--;
             }
-            pump();
+            schedulePump();
             if (reply.succeeded()) {
                 emitter.complete(reply.result());
             } else {

@@ -294,6 +294,10 @@ public final class RedisLockStore implements LockStore {
         }
     }
 
+    RedisChannel channel() {
+        return channel;
+    }
+
     RedisKeys keys(String key) {
         return RedisKeys.of(keyPrefix, key);
     }
