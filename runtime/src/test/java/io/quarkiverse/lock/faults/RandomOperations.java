@@ -511,19 +511,25 @@ final class RandomOperations {
             Duration lease = lease();
             return await(attempted(attempt -> handle.lock().acquireAndExecute(wait, lease,
                     section(handle, "-", attempt, lease.toMillis(), work[0],
-                            nestedIn(handle, 1, depth, lease, work, cancelAfter))))
+                            nestedIn(handle, 1, depth, lease, work, cancelAfter, false))))
                     .map(ignored -> "done"));
         }
 
+        /**
+         * @param underTimer whether an enclosing nested level has a timer that may cancel it, and with it this level:
+         *        then this level's section may be cancelled while it runs too
+         */
         private Function<String, Uni<Void>> nestedIn(Handle handle, int level, int depth, Duration lease,
-                Duration[] work, long[] cancelAfter) {
+                Duration[] work, long[] cancelAfter, boolean underTimer) {
             if (level >= depth) {
                 return null;
             }
+            boolean cancellable = underTimer || cancelAfter[level] > 0;
             return parent -> {
                 Uni<Void> inner = attempted(attempt -> handle.lock().acquireAndExecute(Duration.ZERO, lease,
                         section(handle, parent, attempt, lease.toMillis(), work[level],
-                                nestedIn(handle, level + 1, depth, lease, work, cancelAfter), cancelAfter[level] > 0)));
+                                nestedIn(handle, level + 1, depth, lease, work, cancelAfter, cancellable),
+                                cancellable)));
                 if (cancelAfter[level] > 0) {
                     inner = inner.ifNoItem().after(Duration.ofMillis(cancelAfter[level])).recoverWithItem((Void) null);
                 }
@@ -660,9 +666,10 @@ final class RandomOperations {
     }
 
     /**
-     * @param cancellable whether the section's execution may be cancelled by a timer while it runs: Mutiny does not
-     *        stop code that already runs, so such a section may end after its cancellation released the lock; it is
-     *        logged as ended only if its handle still holds its hold at the end, else as unfinished
+     * @param cancellable whether the section's execution may be cancelled by a timer while it runs (its own level's,
+     *        or an enclosing level's): Mutiny does not stop code that already runs, so such a section may end after
+     *        its cancellation released the lock; it is kept as ended only if its handle still holds its hold once the
+     *        end stamp answered, else as unfinished (which wins over the ended record)
      */
     private Uni<Void> section(Handle handle, String parent, long attempt, long leaseMillis, Duration work,
             Function<String, Uni<Void>> inner, boolean cancellable) {
@@ -683,10 +690,13 @@ final class RandomOperations {
                         if (inner != null) {
                             body = body.flatMap(ignored -> inner.apply(id));
                         }
-                        return body.flatMap(ignored -> cancellable
-                                && handle.lock().fencingToken().orElse(-1) != token ? Uni.createFrom().voidItem()
-                                        : log.end(section).onFailure().transform(HarnessFailure::new)
-                                                .invoke(() -> ended.set(true)).replaceWithVoid());
+                        // A cancellable section counts as ended only if its handle still holds its hold once the
+                        // end stamp answered (so it held it at the stamp: a token never comes back); checked before
+                        // the stamp, the cancellation could release the lock between the check and the stamp.
+                        return body.flatMap(ignored -> log.end(section).onFailure().transform(HarnessFailure::new)
+                                .invoke(() -> ended.set(!cancellable
+                                        || handle.lock().fencingToken().orElse(-1) == token))
+                                .replaceWithVoid());
                     })
                     .onTermination().invoke(() -> {
                         Section section = startedSection.get();

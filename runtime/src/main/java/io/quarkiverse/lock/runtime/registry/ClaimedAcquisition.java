@@ -3,6 +3,7 @@ package io.quarkiverse.lock.runtime.registry;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractUni;
 import io.smallrye.mutiny.subscription.UniSubscriber;
@@ -14,6 +15,11 @@ import io.smallrye.mutiny.subscription.UniSubscription;
  * that dropped the hold because it was cancelled at that moment) releases the hold, so a cancelled caller never leaves
  * the lock held, whatever operators stand between it and the acquisition; and the caller's own release and the
  * cancellation's cannot both leave an entry of a reentrant hold. It also tells the registry's observer the outcome.
+ * <p>
+ * The work done under the hold is started through {@link #guard}: a cancellation stops it before giving the hold back,
+ * and work not started yet never starts. Without it, a cancellation that reaches an execution between the hold's
+ * emission and the action's subscription reaching {@code flatMap} (which cancels only an inner subscription it
+ * already has) would give the hold back and leave the action to run, entirely, without the lock.
  */
 final class ClaimedAcquisition extends AbstractUni<Hold> {
 
@@ -21,6 +27,10 @@ final class ClaimedAcquisition extends AbstractUni<Hold> {
     private final Uni<Hold> acquisition;
     private final AtomicBoolean given = new AtomicBoolean();
     private volatile Hold hold;
+    /** A cancellation reached this acquisition after the hold arrived. */
+    private volatile boolean cancelled;
+    /** Stops the work started under the hold, once it subscribed. */
+    private volatile Runnable stopWork;
 
     /**
      * @param handle the acquiring handle
@@ -63,6 +73,45 @@ final class ClaimedAcquisition extends AbstractUni<Hold> {
         Hold current = hold;
         if (current != null && given.compareAndSet(false, true)) {
             HoldRelease.releaseQuietly(handle, current, holdAtLeastMillis, reason);
+        }
+    }
+
+    /**
+     * Gives the hold back because the operation was cancelled: stops the work started under the hold first, and keeps
+     * work that did not start yet from starting.
+     *
+     * @param reason why, for the log
+     */
+    void giveBackOnCancellation(String reason) {
+        cancelled = true;
+        Runnable stop = stopWork;
+        if (stop != null) {
+            stop.run();
+        }
+        giveBackQuietly(reason);
+    }
+
+    /**
+     * @return the action, started only if this acquisition was not cancelled, and cancelled when it is
+     */
+    <T> Uni<T> guard(Uni<T> action) {
+        return Uni.createFrom().deferred(() -> cancelled ? Uni.createFrom().<T> nothing()
+                : action.onSubscription().invoke(subscription -> stopOnCancellation(subscription::cancel)));
+    }
+
+    /**
+     * @return the action, started only if this acquisition was not cancelled, and cancelled when it is
+     */
+    <T> Multi<T> guard(Multi<T> action) {
+        return Multi.createFrom().deferred(() -> cancelled ? Multi.createFrom().<T> nothing()
+                : action.onSubscription().invoke(subscription -> stopOnCancellation(subscription::cancel)));
+    }
+
+    /** Written before {@code cancelled} is read, as the cancellation writes it before reading this: one sees the other. */
+    private void stopOnCancellation(Runnable stop) {
+        stopWork = stop;
+        if (cancelled) {
+            stop.run();
         }
     }
 
@@ -116,7 +165,7 @@ final class ClaimedAcquisition extends AbstractUni<Hold> {
             if (previous == WAITING) {
                 upstream.cancel();
             } else if (previous == EMITTED) {
-                giveBackQuietly("its operation was cancelled");
+                giveBackOnCancellation("its operation was cancelled");
             }
         }
     }

@@ -38,10 +38,10 @@ final class GuardedExecution {
                 if (held == null) {
                     return Uni.createFrom().<T> failure(new CannotAcquireLockException(handle.key, wait));
                 }
-                return endWhenLost(held, action)
+                return endWhenLost(held, claim.guard(action))
                         .onFailure().call(failure -> giveBackAfterFailure(claim, failure))
                         .onItem().call(claim::giveBack)
-                        .onCancellation().invoke(() -> claim.giveBackQuietly(CANCELLED));
+                        .onCancellation().invoke(() -> claim.giveBackOnCancellation(CANCELLED));
             });
         });
     }
@@ -61,10 +61,10 @@ final class GuardedExecution {
                 if (held == null) {
                     return Multi.createFrom().<T> failure(new CannotAcquireLockException(handle.key, wait));
                 }
-                return endWhenLost(held, action)
+                return endWhenLost(held, claim.guard(action))
                         .onFailure().call(failure -> giveBackAfterFailure(claim, failure))
                         .onCompletion().call(claim::giveBack)
-                        .onCancellation().invoke(() -> claim.giveBackQuietly(CANCELLED));
+                        .onCancellation().invoke(() -> claim.giveBackOnCancellation(CANCELLED));
             });
         });
     }
