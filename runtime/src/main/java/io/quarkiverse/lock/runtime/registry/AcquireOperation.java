@@ -79,6 +79,18 @@ final class AcquireOperation extends AbstractUni<Hold> {
         private boolean attempted;
         private boolean submitting;
         private boolean takeBackAfterSubmit;
+        /**
+         * Guarded by this: an attempt was submitted and its answer has not come yet; a hand-over heard meanwhile; a
+         * hand-over taken as the grant, after which no attempt is sent. An attempt in flight when a hand-over message
+         * arrives may reach the store after the hand-over: taking the message as the grant at once would let that
+         * attempt run for an acquisition already granted, and if the lock changed hands in between (a take-over, the
+         * lease's end) it would acquire it again, or put this acquisition back in line, under a token the handle never
+         * learns. So the attempt's answer decides instead, and a refusal is followed by one more attempt at once,
+         * which the store answers with the token of a lock it handed to this acquisition.
+         */
+        private boolean awaitingAnswer;
+        private boolean handOverHeard;
+        private boolean grantedByHandOver;
 
         Run(UniSubscriber<? super Hold> downstream, String owner, Context context) {
             this.downstream = downstream;
@@ -119,19 +131,24 @@ final class AcquireOperation extends AbstractUni<Hold> {
                 return;
             }
             synchronized (this) {
-                if (state.get() != RUNNING) {
+                if (state.get() != RUNNING || grantedByHandOver) {
                     return;
                 }
                 attempted = true;
                 submitting = true;
+                awaitingAnswer = true;
             }
             long sentNanos = System.nanoTime();
             attemptSentNanos = sentNanos;
             try {
                 Uni<AcquireResult> call = takeOver ? handle.store().takeOver(handle.key, owner, leaseMillis)
                         : handle.store().tryAcquire(handle.key, owner, leaseMillis, waits());
-                inFlight = call.subscribe().with(result -> onResult(result, sentNanos), this::onFailure);
+                inFlight = call.subscribe().with(result -> onResult(result, sentNanos), failure -> {
+                    answered();
+                    onFailure(failure);
+                });
             } catch (RuntimeException e) {
+                answered();
                 onFailure(e);
             } finally {
                 boolean takeBackNow;
@@ -147,13 +164,29 @@ final class AcquireOperation extends AbstractUni<Hold> {
             }
         }
 
+        /**
+         * @return whether a hand-over was heard while the attempt just answered was in flight
+         */
+        private synchronized boolean answered() {
+            boolean heard = handOverHeard;
+            awaitingAnswer = false;
+            handOverHeard = false;
+            return heard;
+        }
+
         private void onResult(AcquireResult result, long sentNanos) {
+            boolean handOverHeardMeanwhile = answered();
             if (result.acquired()) {
                 // A grant revealed by this attempt may be a hand-over made after the previous refusal was answered.
                 onGranted(result.token(), refusedSentNanos != 0 ? refusedSentNanos : sentNanos);
                 return;
             }
             refusedSentNanos = sentNanos;
+            if (handOverHeardMeanwhile && state.get() == RUNNING) {
+                // The refusal may predate the hand-over, or the lock may have changed hands since: the store tells.
+                attempt();
+                return;
+            }
             long remaining = waits() ? waitNanos - (System.nanoTime() - startNanos) : 0;
             if (remaining <= 0) {
                 if (state.compareAndSet(RUNNING, GAVE_UP)) {
@@ -182,9 +215,17 @@ final class AcquireOperation extends AbstractUni<Hold> {
         /**
          * A release handed the lock to this acquisition (the message names its owner id). The hand-over came after
          * the store ran the attempt that put this waiter in line (the last refused one, or the one in flight if none
-         * was answered yet), so its lease runs at least from that attempt's send.
+         * was answered yet), so its lease runs at least from that attempt's send. Heard while an attempt is in flight,
+         * it only waits for that attempt's answer (see {@link #awaitingAnswer}).
          */
         private void onHandedOver(long token) {
+            synchronized (this) {
+                if (awaitingAnswer) {
+                    handOverHeard = true;
+                    return;
+                }
+                grantedByHandOver = true;
+            }
             long refused = refusedSentNanos;
             onGranted(token, refused != 0 ? refused : attemptSentNanos);
         }
@@ -195,7 +236,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
                     takeBack().subscribe().with(ignored -> {
                     });
                 }
-                // GRANTED: the same grant again (a hand-over message and the reply of an attempt).
+                // GRANTED: the same grant again (a hand-over message after the reply of the attempt that saw it).
                 return;
             }
             finish();

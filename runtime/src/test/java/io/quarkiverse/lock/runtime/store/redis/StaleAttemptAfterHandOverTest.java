@@ -1,0 +1,233 @@
+package io.quarkiverse.lock.runtime.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.lock.LockType;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.local.LocalLockStates;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.store.AcquireResult;
+import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.runtime.store.ReleaseListener;
+import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
+import io.quarkiverse.lock.test.RedisServer;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
+
+/**
+ * A waiter's attempt can be on its way to Redis when a release hands it the lock: the hand-over message may arrive
+ * first. If the waiter took the message as its grant at once, the attempt in flight still reached Redis afterwards,
+ * for an acquisition already granted. When an overriding take-over (or the lease's end) came in between, that stale
+ * attempt acquired the lock again (or put the waiter back in line, to be handed the lock again) under a new token
+ * that the handle never learnt: the handle then kept its old token, and its renewals and re-entries, which compare
+ * the owner id only, kept confirming it, so a re-entry after the take-over ran with a token below the take-over's
+ * (the randomized fault test's TOKEN_ORDER violation).
+ */
+class StaleAttemptAfterHandOverTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private RedisServer server;
+    private Vertx vertx;
+    private DefaultLockRegistry waiting;
+    private DefaultLockRegistry direct;
+
+    @BeforeEach
+    void start() {
+        server = RedisServer.start();
+        vertx = Vertx.vertx();
+    }
+
+    @AfterEach
+    void stop() {
+        if (waiting != null) {
+            waiting.close();
+        }
+        if (direct != null) {
+            direct.close();
+        }
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+        server.close();
+    }
+
+    @Test
+    void anAttemptInFlightWhenTheLockIsHandedOverNeverLeavesTheHandleAStaleToken() throws Exception {
+        GatedStore gated = new GatedStore(store());
+        waiting = registry(gated);
+        direct = registry(store());
+        String key = "stale-attempt-" + UUID.randomUUID();
+
+        ReactiveDistributedLock holder = direct.obtain(key);
+        assertThat(await(holder.acquire(Duration.ZERO, Duration.ofSeconds(10)))).isTrue();
+
+        // the waiter's first attempt is refused and puts it in line; its second is held back on its way to Redis
+        ReactiveDistributedLock waiter = waiting.obtain(key, LockType.REENTRANT);
+        gated.holdAttemptsAfter(1);
+        CompletableFuture<Boolean> acquired = waiter.acquire(Duration.ofSeconds(10), Duration.ofSeconds(10))
+                .subscribeAsCompletionStage();
+        assertThat(gated.held.await(10, TimeUnit.SECONDS)).as("the waiter's second attempt is on its way").isTrue();
+
+        // the release hands the lock to the waiter; its instance hears the hand-over message
+        assertThat(await(holder.release())).isTrue();
+        Thread.sleep(300);
+
+        // an overriding handle takes the lock over, and frees it
+        ReactiveDistributedLock overriding = direct.obtain(key, LockType.OVERRIDING);
+        assertThat(await(overriding.acquire(Duration.ZERO, Duration.ofSeconds(10)))).isTrue();
+        long takeOverToken = overriding.fencingToken().orElseThrow();
+        assertThat(await(overriding.release())).isTrue();
+
+        // only now does the waiter's attempt reach Redis
+        gated.open();
+        assertThat(acquired.get(10, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(300);
+
+        // the waiter's acquisition holds the lock in the store
+        long handleToken = waiter.fencingToken().orElse(-1);
+        // a re-entry after the take-over was reported
+        boolean reentered = await(waiter.acquire(Duration.ZERO, Duration.ofSeconds(10))
+                .onFailure().recoverWithItem(false));
+        long reentryToken = waiter.fencingToken().orElse(-1);
+        System.out.printf("[stale-attempt] take-over token %d; handle token %d; re-entry %s with token %d%n",
+                takeOverToken, handleToken, reentered, reentryToken);
+        assertThat(handleToken).as("the hold's token, reported after the take-over").isGreaterThan(takeOverToken);
+        if (reentered) {
+            assertThat(reentryToken).as("a re-entry asked for after the take-over has a token above it")
+                    .isGreaterThan(takeOverToken);
+        }
+        await(waiter.release().onFailure().recoverWithItem(false));
+        await(waiter.release().onFailure().recoverWithItem(false));
+    }
+
+    private RedisLockStore store() {
+        Redis redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(server.uri()));
+        return new RedisLockStore(vertx, redis, "lock:", Duration.ofHours(1).toMillis(), true);
+    }
+
+    private DefaultLockRegistry registry(LockStore store) {
+        LockSettings settings = new LockSettings(Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(1),
+                "lock:", false, Duration.ofSeconds(20));
+        DefaultLockRegistry registry = new DefaultLockRegistry(store, settings, new BackoffWaitStrategy(vertx),
+                new LocalLockStates(), vertx);
+        registry.start();
+        for (LockType type : LockType.values()) {
+            ReactiveDistributedLock warmUp = registry.obtain("warm-up", type);
+            assertThat(await(warmUp.acquireOnce())).as("scripts loaded").isTrue();
+            assertThat(await(warmUp.release())).isTrue();
+        }
+        return registry;
+    }
+
+    private static <T> T await(Uni<T> uni) {
+        return uni.await().atMost(TIMEOUT);
+    }
+
+    /** A store whose acquire attempts, past a number of them, wait at a gate before they are sent. */
+    private static final class GatedStore implements LockStore {
+
+        private final LockStore delegate;
+        private final CompletableFuture<Void> gate = new CompletableFuture<>();
+        private final AtomicInteger attempts = new AtomicInteger();
+        private volatile int passing = Integer.MAX_VALUE;
+        final CountDownLatch held = new CountDownLatch(1);
+
+        GatedStore(LockStore delegate) {
+            this.delegate = delegate;
+        }
+
+        void holdAttemptsAfter(int count) {
+            attempts.set(0);
+            passing = count;
+        }
+
+        void open() {
+            gate.complete(null);
+        }
+
+        @Override
+        public String name() {
+            return delegate.name();
+        }
+
+        @Override
+        public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
+            Uni<AcquireResult> call = delegate.tryAcquire(key, owner, leaseMillis, waiting);
+            return Uni.createFrom().deferred(() -> {
+                if (attempts.incrementAndGet() <= passing) {
+                    return call;
+                }
+                held.countDown();
+                return Uni.createFrom().completionStage(gate).flatMap(ignored -> call);
+            });
+        }
+
+        @Override
+        public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
+            return delegate.takeOver(key, owner, leaseMillis);
+        }
+
+        @Override
+        public Uni<Boolean> forceRelease(String key) {
+            return delegate.forceRelease(key);
+        }
+
+        @Override
+        public Uni<Boolean> takeBack(String key, String owner) {
+            return delegate.takeBack(key, owner);
+        }
+
+        @Override
+        public Uni<Boolean> release(String key, String owner) {
+            return delegate.release(key, owner);
+        }
+
+        @Override
+        public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
+            return delegate.renew(key, owner, leaseMillis);
+        }
+
+        @Override
+        public Uni<Boolean> isHeld(String key, String owner) {
+            return delegate.isHeld(key, owner);
+        }
+
+        @Override
+        public AutoCloseable watchReleases(ReleaseListener listener) {
+            return delegate.watchReleases(listener);
+        }
+
+        @Override
+        public void noAnswer(Duration timeout) {
+            delegate.noAnswer(timeout);
+        }
+
+        @Override
+        public Uni<Void> ping() {
+            return delegate.ping();
+        }
+
+        @Override
+        public void start() {
+            delegate.start();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+}
