@@ -2,6 +2,7 @@ package io.quarkiverse.lock.runtime.store.redis;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -183,7 +184,7 @@ final class RedisChannel {
                 conn = link.connection;
             }
             Future<List<Response>> reply = next.requests.size() == 1
-                    ? conn.send(next.requests.get(0)).map(List::of)
+                    ? conn.send(next.requests.get(0)).map(Collections::singletonList)
                     : conn.batch(next.requests);
             reply.onComplete(next::onReply);
         }

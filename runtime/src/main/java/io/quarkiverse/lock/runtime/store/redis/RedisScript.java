@@ -109,7 +109,8 @@ final class RedisScript {
 
     private static boolean isNoScript(Throwable failure) {
         String message = failure.getMessage();
-        return message != null && message.startsWith("NOSCRIPT");
+        // A batch reports the failing command's error after its index: "ERR [0] NOSCRIPT ...".
+        return message != null && (message.startsWith("NOSCRIPT") || message.contains("] NOSCRIPT "));
     }
 
     private static String sha1(String source) {
