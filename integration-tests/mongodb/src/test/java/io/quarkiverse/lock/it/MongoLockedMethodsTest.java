@@ -1,0 +1,14 @@
+package io.quarkiverse.lock.it;
+
+import io.quarkiverse.lock.test.MongoServerResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The {@code @Locked} endpoints on the MongoDB store, against an in-process MongoDB server
+ * ({@code mongo-java-server}).
+ */
+@QuarkusTest
+@WithTestResource(MongoServerResource.class)
+class MongoLockedMethodsTest extends LockedMethodsContract {
+}

@@ -1,0 +1,13 @@
+package io.quarkiverse.lock.it;
+
+import io.quarkiverse.lock.test.RedisServerResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The {@code @Locked} endpoints on the Redis store, against a real {@code redis-server}.
+ */
+@QuarkusTest
+@WithTestResource(RedisServerResource.class)
+class RedisLockedMethodsTest extends LockedMethodsContract {
+}
