@@ -108,7 +108,11 @@ public class LockResource {
                         .collect().last())
                 .merge(workers)
                 .collect().last()
-                .map(last -> Race.of(tokens, sections.overlaps(key)));
+                .map(last -> {
+                    synchronized (tokens) {
+                        return Race.of(tokens, sections.overlaps(key));
+                    }
+                });
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.it;
+package io.quarkiverse.lock.it.inmemory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.it.LockedResource;
 import io.quarkiverse.lock.testing.LockRegistryStub;
 import io.quarkus.test.junit.QuarkusMock;
 import io.quarkus.test.junit.QuarkusTest;

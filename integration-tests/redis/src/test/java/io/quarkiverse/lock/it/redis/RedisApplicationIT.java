@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.it;
+package io.quarkiverse.lock.it.redis;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 

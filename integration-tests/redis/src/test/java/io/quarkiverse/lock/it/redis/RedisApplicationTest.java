@@ -1,5 +1,6 @@
-package io.quarkiverse.lock.it;
+package io.quarkiverse.lock.it.redis;
 
+import io.quarkiverse.lock.it.LockApplicationContract;
 import io.quarkiverse.lock.test.RedisServerResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;

@@ -1,5 +1,6 @@
-package io.quarkiverse.lock.it;
+package io.quarkiverse.lock.it.inmemory;
 
+import io.quarkiverse.lock.it.LockedMethodsContract;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**

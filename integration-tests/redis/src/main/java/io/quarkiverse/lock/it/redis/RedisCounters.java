@@ -1,8 +1,9 @@
-package io.quarkiverse.lock.it;
+package io.quarkiverse.lock.it.redis;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import io.quarkiverse.lock.it.Counters;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.value.ReactiveValueCommands;
 import io.smallrye.mutiny.Uni;
