@@ -26,6 +26,7 @@ import io.quarkus.deployment.builditem.LaunchModeBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.deployment.builditem.ShutdownContextBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.RuntimeInitializedClassBuildItem;
 import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.metrics.MetricsFactory;
 import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
@@ -43,6 +44,8 @@ class LockProcessor {
     private static final String METRICS = "io.quarkiverse.lock.runtime.metrics.MicrometerLockObserver";
     /** By name: the class implements SmallRye Health types, which are present only with the health extension. */
     private static final String HEALTH_CHECK = "io.quarkiverse.lock.runtime.health.LockStoreHealthCheck";
+    /** By name: the class is internal to its package. */
+    private static final String OWNER_IDS = "io.quarkiverse.lock.runtime.registry.OwnerIds";
 
     @BuildStep
     FeatureBuildItem feature() {
@@ -118,6 +121,15 @@ class LockProcessor {
     @BuildStep
     HealthBuildItem healthCheck(LockBuildTimeConfig config) {
         return new HealthBuildItem(HEALTH_CHECK, config.healthEnabled());
+    }
+
+    /**
+     * Owner ids come from a {@code SecureRandom} in static state. Initialized at build time, the generator would be in
+     * the native image's heap, which GraalVM refuses (and its seed would be the same in every process).
+     */
+    @BuildStep
+    RuntimeInitializedClassBuildItem ownerIdsAtRunTime() {
+        return new RuntimeInitializedClassBuildItem(OWNER_IDS);
     }
 
     @BuildStep

@@ -1,0 +1,61 @@
+package io.quarkiverse.lock.it;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code @Locked} endpoints of every return type, over HTTP, on the store the application was built with: concurrent
+ * calls run one at a time, and calls that do not wait fail or skip while the lock is held elsewhere. A store module
+ * binds it twice: {@code @QuarkusTest}, and a {@code @QuarkusIntegrationTest} subclass for the packaged application.
+ */
+public abstract class LockedMethodsContract {
+
+    private static final int REQUESTS = 20;
+
+    @ParameterizedTest
+    @ValueSource(strings = { "uni", "multi", "completion-stage", "blocking", "void" })
+    void concurrentCallsRunOneAtATimeAndLoseNoIncrement(String returnType) {
+        String counter = returnType + "-" + UUID.randomUUID();
+
+        List<Integer> statuses = Concurrently.send(REQUESTS,
+                () -> given().post("/locked/{returnType}/{counter}", returnType, counter).statusCode());
+
+        assertThat(statuses).hasSize(REQUESTS).containsOnly("void".equals(returnType) ? 204 : 200);
+        given().get("/locked/{counter}", counter).then().statusCode(200).body(is(String.valueOf(REQUESTS)));
+        given().get("/locked/{counter}/overlaps", counter).then().statusCode(200).body(is("0"));
+    }
+
+    @Test
+    void aLockHeldElsewhereFailsACallThatDoesNotWaitAndFreesItOnceReleased() {
+        String counter = UUID.randomUUID().toString();
+        String key = "once-" + counter;
+        given().post("/locks/{key}", key).then().statusCode(200);
+
+        given().post("/locked/once/{counter}", counter).then().statusCode(409).body(containsString(key));
+
+        given().delete("/locks/{key}", key).then().statusCode(200).body(is("true"));
+        given().post("/locked/once/{counter}", counter).then().statusCode(200).body(is("1"));
+    }
+
+    @Test
+    void aLockHeldElsewhereSkipsASkippingCall() {
+        String counter = UUID.randomUUID().toString();
+        String key = "skip-" + counter;
+        given().post("/locks/{key}", key).then().statusCode(200);
+
+        given().post("/locked/skip/{counter}", counter).then().statusCode(204);
+        given().get("/locked/{counter}", counter).then().body(is("0"));
+
+        given().delete("/locks/{key}", key).then().statusCode(200).body(is("true"));
+        given().post("/locked/skip/{counter}", counter).then().statusCode(200).body(is("1"));
+    }
+}
