@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.IOException;
-import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -258,7 +257,8 @@ class RedisFaultProxyTest {
         } finally {
             proxy.close();
         }
-        assertThatThrownBy(() -> new RespConnection(port)).isInstanceOf(ConnectException.class);
+        // The port itself may be taken again at once by another socket of this machine: the proxy's state says it.
+        assertThat(proxy.openConnections()).isZero();
     }
 
     @Test
