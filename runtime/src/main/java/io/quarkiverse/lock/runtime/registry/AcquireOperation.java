@@ -80,17 +80,15 @@ final class AcquireOperation extends AbstractUni<Hold> {
         private boolean submitting;
         private boolean takeBackAfterSubmit;
         /**
-         * Guarded by this: an attempt was submitted and its answer has not come yet; a hand-over heard meanwhile; a
-         * hand-over taken as the grant, after which no attempt is sent. An attempt in flight when a hand-over message
-         * arrives may reach the store after the hand-over: taking the message as the grant at once would let that
-         * attempt run for an acquisition already granted, and if the lock changed hands in between (a take-over, the
-         * lease's end) it would acquire it again, or put this acquisition back in line, under a token the handle never
-         * learns. So the attempt's answer decides instead, and a refusal is followed by one more attempt at once,
-         * which the store answers with the token of a lock it handed to this acquisition.
+         * Guarded by this: an attempt was submitted and its answer has not come yet; a hand-over heard meanwhile.
+         * Grants come only from attempts' answers, never from hand-over messages: a message only makes the waiter ask
+         * at once (or, with an attempt in flight, once more right after its answer), and the store answers a lock it
+         * handed to this acquisition with its current token. Taking a message's token could record a token the store
+         * no longer has for this acquisition (a stale attempt that reached the store after the hand-over, a take-over
+         * in between), and the handle would then hold, renew and re-enter a lock under a token it does not know.
          */
         private boolean awaitingAnswer;
         private boolean handOverHeard;
-        private boolean grantedByHandOver;
 
         Run(UniSubscriber<? super Hold> downstream, String owner, Context context) {
             this.downstream = downstream;
@@ -131,7 +129,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
                 return;
             }
             synchronized (this) {
-                if (state.get() != RUNNING || grantedByHandOver) {
+                if (state.get() != RUNNING || awaitingAnswer) {
                     return;
                 }
                 attempted = true;
@@ -213,10 +211,11 @@ final class AcquireOperation extends AbstractUni<Hold> {
         }
 
         /**
-         * A release handed the lock to this acquisition (the message names its owner id). The hand-over came after
-         * the store ran the attempt that put this waiter in line (the last refused one, or the one in flight if none
-         * was answered yet), so its lease runs at least from that attempt's send. Heard while an attempt is in flight,
-         * it only waits for that attempt's answer (see {@link #awaitingAnswer}).
+         * A release handed the lock to this acquisition (the message names its owner id): it asks the store at once,
+         * which answers a lock handed to this acquisition with its current token. The message's own token is not
+         * taken: a message can be late, and the lock may have changed hands and come back to this acquisition under
+         * another token since (a take-over, then its release to this waiter, whose stale attempt put it back in line).
+         * Heard while an attempt is in flight, it waits for that attempt's answer (see {@link #awaitingAnswer}).
          */
         private void onHandedOver(long token) {
             synchronized (this) {
@@ -224,10 +223,12 @@ final class AcquireOperation extends AbstractUni<Hold> {
                     handOverHeard = true;
                     return;
                 }
-                grantedByHandOver = true;
             }
-            long refused = refusedSentNanos;
-            onGranted(token, refused != 0 ? refused : attemptSentNanos);
+            Cancellable current = pause;
+            if (current != null) {
+                current.cancel();
+            }
+            attempt();
         }
 
         private void onGranted(long token, long sentNanos) {
