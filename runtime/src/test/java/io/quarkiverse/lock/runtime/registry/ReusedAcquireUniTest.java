@@ -18,6 +18,7 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.store.AcquireResult;
+import io.quarkiverse.lock.runtime.store.ForwardingLockStore;
 import io.quarkiverse.lock.runtime.store.LockStore;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
 import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
@@ -96,19 +97,13 @@ class ReusedAcquireUniTest {
     }
 
     /** Delegates to a store, but delivers its acquisition answers on another thread, as a network store does. */
-    private static final class AnsweringElsewhere implements LockStore {
+    private static final class AnsweringElsewhere extends ForwardingLockStore {
 
-        private final LockStore delegate;
         private final ExecutorService replies;
 
         AnsweringElsewhere(LockStore delegate, ExecutorService replies) {
-            this.delegate = delegate;
+            super(delegate);
             this.replies = replies;
-        }
-
-        @Override
-        public String name() {
-            return delegate.name();
         }
 
         @Override
@@ -119,36 +114,6 @@ class ReusedAcquireUniTest {
         @Override
         public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
             return delegate.takeOver(key, owner, leaseMillis).emitOn(replies);
-        }
-
-        @Override
-        public Uni<Boolean> forceRelease(String key) {
-            return delegate.forceRelease(key);
-        }
-
-        @Override
-        public Uni<Boolean> takeBack(String key, String owner) {
-            return delegate.takeBack(key, owner);
-        }
-
-        @Override
-        public Uni<Boolean> release(String key, String owner) {
-            return delegate.release(key, owner);
-        }
-
-        @Override
-        public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-            return delegate.renew(key, owner, leaseMillis);
-        }
-
-        @Override
-        public Uni<Boolean> isHeld(String key, String owner) {
-            return delegate.isHeld(key, owner);
-        }
-
-        @Override
-        public void evictExpired() {
-            delegate.evictExpired();
         }
     }
 }

@@ -19,8 +19,8 @@ import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.AcquireResult;
+import io.quarkiverse.lock.runtime.store.ForwardingLockStore;
 import io.quarkiverse.lock.runtime.store.LockStore;
-import io.quarkiverse.lock.runtime.store.ReleaseListener;
 import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
 import io.quarkiverse.lock.test.RedisServer;
 import io.smallrye.mutiny.Uni;
@@ -137,16 +137,15 @@ class StaleAttemptAfterHandOverTest {
     }
 
     /** A store whose acquire attempts, past a number of them, wait at a gate before they are sent. */
-    private static final class GatedStore implements LockStore {
+    private static final class GatedStore extends ForwardingLockStore {
 
-        private final LockStore delegate;
         private final CompletableFuture<Void> gate = new CompletableFuture<>();
         private final AtomicInteger attempts = new AtomicInteger();
         private volatile int passing = Integer.MAX_VALUE;
         final CountDownLatch held = new CountDownLatch(1);
 
         GatedStore(LockStore delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         void holdAttemptsAfter(int count) {
@@ -159,11 +158,6 @@ class StaleAttemptAfterHandOverTest {
         }
 
         @Override
-        public String name() {
-            return delegate.name();
-        }
-
-        @Override
         public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
             Uni<AcquireResult> call = delegate.tryAcquire(key, owner, leaseMillis, waiting);
             return Uni.createFrom().deferred(() -> {
@@ -173,61 +167,6 @@ class StaleAttemptAfterHandOverTest {
                 held.countDown();
                 return Uni.createFrom().completionStage(gate).flatMap(ignored -> call);
             });
-        }
-
-        @Override
-        public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
-            return delegate.takeOver(key, owner, leaseMillis);
-        }
-
-        @Override
-        public Uni<Boolean> forceRelease(String key) {
-            return delegate.forceRelease(key);
-        }
-
-        @Override
-        public Uni<Boolean> takeBack(String key, String owner) {
-            return delegate.takeBack(key, owner);
-        }
-
-        @Override
-        public Uni<Boolean> release(String key, String owner) {
-            return delegate.release(key, owner);
-        }
-
-        @Override
-        public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-            return delegate.renew(key, owner, leaseMillis);
-        }
-
-        @Override
-        public Uni<Boolean> isHeld(String key, String owner) {
-            return delegate.isHeld(key, owner);
-        }
-
-        @Override
-        public AutoCloseable watchReleases(ReleaseListener listener) {
-            return delegate.watchReleases(listener);
-        }
-
-        @Override
-        public void noAnswer(Duration timeout) {
-            delegate.noAnswer(timeout);
-        }
-
-        @Override
-        public Uni<Void> ping() {
-            return delegate.ping();
-        }
-
-        @Override
-        public void start() {
-            delegate.start();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 }
