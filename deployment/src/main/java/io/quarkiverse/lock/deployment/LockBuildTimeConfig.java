@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.deployment;
 
+import io.quarkiverse.lock.deployment.spi.LockProvider;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;

@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.deployment;
 
+import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
 import io.quarkiverse.lock.runtime.devui.LockDevUiService;
 import io.quarkus.deployment.IsDevelopment;
 import io.quarkus.deployment.annotations.BuildStep;

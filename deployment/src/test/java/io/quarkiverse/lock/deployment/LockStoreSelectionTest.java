@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.deployment;
 
+import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
+import io.quarkiverse.lock.deployment.spi.LockProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -16,7 +16,7 @@ import io.quarkiverse.lock.runtime.migration.StoreLockMigrator;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.runtime.observe.LockObservers;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.wait.WaitStrategy;
 import io.vertx.core.Vertx;

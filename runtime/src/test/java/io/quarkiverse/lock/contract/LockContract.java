@@ -37,7 +37,7 @@ import io.quarkiverse.lock.migration.MigrationFailedException;
 import io.quarkiverse.lock.migration.MigrationReport;
 import io.quarkiverse.lock.runtime.migration.StoreLockMigrator;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.wait.WaitStrategy;
 import io.smallrye.mutiny.Multi;

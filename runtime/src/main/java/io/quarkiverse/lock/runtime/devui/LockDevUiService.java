@@ -8,7 +8,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 
 /**
  * What the Dev UI card shows, over JSON-RPC: the store and its settings, the locks this application holds now, and

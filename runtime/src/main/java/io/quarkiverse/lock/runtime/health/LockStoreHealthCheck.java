@@ -8,7 +8,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
 

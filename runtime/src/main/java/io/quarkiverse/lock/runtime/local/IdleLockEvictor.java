@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 import io.vertx.core.Vertx;
 
 /**

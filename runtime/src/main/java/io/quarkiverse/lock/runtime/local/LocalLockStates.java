@@ -3,7 +3,7 @@ package io.quarkiverse.lock.runtime.local;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 
-import io.quarkiverse.lock.runtime.store.ReleaseListener;
+import io.quarkiverse.lock.spi.ReleaseListener;
 
 /**
  * The {@link KeyState} of every key this JVM waits for.

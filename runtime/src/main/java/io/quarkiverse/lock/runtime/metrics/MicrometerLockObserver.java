@@ -11,7 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 
 /**
  * Lock metrics in Micrometer, when {@code quarkus-micrometer} is present and {@code quarkus.lock.metrics.enabled} is

@@ -3,7 +3,7 @@ package io.quarkiverse.lock.runtime.registry;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.quarkiverse.lock.runtime.local.Waiter;
-import io.quarkiverse.lock.runtime.store.AcquireResult;
+import io.quarkiverse.lock.spi.AcquireResult;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractUni;
 import io.smallrye.mutiny.subscription.Cancellable;

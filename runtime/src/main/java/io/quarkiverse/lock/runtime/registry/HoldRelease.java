@@ -3,7 +3,7 @@ package io.quarkiverse.lock.runtime.registry;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.LockExpiredException;
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
 
 /**

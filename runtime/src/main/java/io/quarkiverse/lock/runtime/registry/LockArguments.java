@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.LockType;
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 
 /**
  * Checks the arguments of the public API before anything reaches the store. Each check throws an

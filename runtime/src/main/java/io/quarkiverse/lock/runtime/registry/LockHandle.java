@@ -12,7 +12,7 @@ import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.local.LocalLockStates;
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.runtime.wait.WaitStrategy;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;

@@ -1,5 +1,8 @@
 package io.quarkiverse.lock.runtime.store;
 
+import io.quarkiverse.lock.spi.ReleaseListener;
+import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.LockStore;
 import java.time.Duration;
 
 import io.smallrye.mutiny.Uni;

@@ -3,8 +3,8 @@ package io.quarkiverse.lock.deployment.mongodb;
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.DotName;
 
-import io.quarkiverse.lock.deployment.LockProvider;
-import io.quarkiverse.lock.deployment.LockStoreBuildItem;
+import io.quarkiverse.lock.deployment.spi.LockProvider;
+import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockClientConfig;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;

@@ -4,8 +4,8 @@ import java.time.InstantSource;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.quarkiverse.lock.runtime.store.AcquireResult;
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
 
 /**

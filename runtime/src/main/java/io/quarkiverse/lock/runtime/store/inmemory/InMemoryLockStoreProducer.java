@@ -5,7 +5,7 @@ import java.time.InstantSource;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 
 /**
  * Produces the in-memory {@link LockStore}; a bean only when the build chose the in-memory store.

@@ -5,9 +5,9 @@ import java.util.function.Function;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.lock.runtime.store.AcquireResult;
-import io.quarkiverse.lock.runtime.store.LockStore;
-import io.quarkiverse.lock.runtime.store.ReleaseListener;
+import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.ReleaseListener;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;

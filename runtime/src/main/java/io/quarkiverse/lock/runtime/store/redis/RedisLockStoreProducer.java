@@ -13,7 +13,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 import io.quarkiverse.lock.runtime.config.LockRuntimeConfig;
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 import io.quarkus.redis.client.RedisClientName;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.vertx.core.Vertx;

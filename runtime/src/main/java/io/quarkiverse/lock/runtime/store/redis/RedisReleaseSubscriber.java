@@ -4,7 +4,7 @@ import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.lock.runtime.store.ReconnectBackoff;
+import io.quarkiverse.lock.spi.ReconnectBackoff;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;

@@ -23,7 +23,7 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
 import io.quarkiverse.lock.test.RedisServer;
 import io.quarkiverse.lock.test.proxy.Fault;

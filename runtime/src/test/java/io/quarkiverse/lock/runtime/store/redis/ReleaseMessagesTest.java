@@ -7,7 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.lock.runtime.store.ReleaseListener;
+import io.quarkiverse.lock.spi.ReleaseListener;
 
 /**
  * The messages of the release channel reach the listener intact, whatever the lock's name holds.

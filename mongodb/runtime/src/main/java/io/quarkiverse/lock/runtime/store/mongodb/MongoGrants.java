@@ -12,7 +12,7 @@ import org.jboss.logging.Logger;
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoServerException;
 
-import io.quarkiverse.lock.runtime.store.AcquireResult;
+import io.quarkiverse.lock.spi.AcquireResult;
 import io.smallrye.mutiny.Uni;
 
 /**

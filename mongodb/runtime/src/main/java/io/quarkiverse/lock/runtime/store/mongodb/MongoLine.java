@@ -12,7 +12,7 @@ import java.util.List;
 
 import org.bson.Document;
 
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
 
 /**

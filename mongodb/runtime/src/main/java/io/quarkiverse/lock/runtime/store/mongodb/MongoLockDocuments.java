@@ -5,7 +5,7 @@ import java.util.List;
 
 import org.bson.Document;
 
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 
 /**
  * The shape of a lock document, and the filters and updates the MongoDB store sends, in one place.

@@ -11,9 +11,9 @@ import java.util.function.Supplier;
 import org.bson.Document;
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.lock.runtime.store.AcquireResult;
-import io.quarkiverse.lock.runtime.store.LockStore;
-import io.quarkiverse.lock.runtime.store.ReleaseListener;
+import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.ReleaseListener;
 import io.quarkus.mongodb.reactive.ReactiveMongoDatabase;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;

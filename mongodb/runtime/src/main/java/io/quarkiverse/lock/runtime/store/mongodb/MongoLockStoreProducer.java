@@ -10,7 +10,7 @@ import jakarta.inject.Singleton;
 import org.bson.Document;
 
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.store.LockStore;
+import io.quarkiverse.lock.spi.LockStore;
 import io.quarkus.mongodb.MongoClientName;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.runtime.configuration.ConfigurationException;

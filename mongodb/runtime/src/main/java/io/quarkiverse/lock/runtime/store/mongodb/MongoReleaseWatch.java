@@ -12,7 +12,7 @@ import org.jboss.logging.Logger;
 import com.mongodb.MongoServerException;
 import com.mongodb.client.model.changestream.ChangeStreamDocument;
 
-import io.quarkiverse.lock.runtime.store.ReconnectBackoff;
+import io.quarkiverse.lock.spi.ReconnectBackoff;
 import io.quarkus.mongodb.reactive.ReactiveMongoCollection;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.core.Vertx;

@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.runtime.store;
+package io.quarkiverse.lock.spi;
 
 /**
  * The pause before a release subscription tries to reconnect: 100 ms at first, doubling up to 10 s, and back to

@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.runtime.store;
+package io.quarkiverse.lock.spi;
 
 import java.time.Duration;
 

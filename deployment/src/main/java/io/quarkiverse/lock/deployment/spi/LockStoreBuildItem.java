@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.deployment;
+package io.quarkiverse.lock.deployment.spi;
 
 import io.quarkus.builder.item.SimpleBuildItem;
 

@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.deployment;
+package io.quarkiverse.lock.deployment.spi;
 
 /**
  * The lock stores {@code quarkus.lock.provider} can name.

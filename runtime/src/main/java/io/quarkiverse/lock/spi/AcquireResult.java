@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.runtime.store;
+package io.quarkiverse.lock.spi;
 
 /**
  * What a store answered to one acquire attempt: the fencing token of the new hold, or how long the current holder's

@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.runtime.store;
+package io.quarkiverse.lock.spi;
 
 /**
  * What a store tells the application about releases, so that waiters need not wait for their next poll.
