@@ -22,8 +22,11 @@ import io.vertx.core.Context;
  * earlier acquisition of the same handle, can never complete this one. Exactly one of "grant", "give up" (wait ran
  * out, failure) and "cancel" wins, by one compare-and-set. Every way of giving up after the store may have granted
  * (a reply lost, late or failed, a cancellation with an attempt in flight, a grant arriving after the end) sends a
- * {@link TakeBack} for this acquisition's id, so no lock stays held that no handle tracks. A grant is recorded in the
- * handle only when it wins, so it never disturbs a hold the handle already has.
+ * {@link TakeBack} for this acquisition's id, so no lock stays held that no handle tracks. The take-back is sent only
+ * once the store answered the last attempt (or it timed out): an attempt is never cancelled, so whatever the store or
+ * its client does to deliver it (a script sent again after {@code NOSCRIPT}, a driver's retried write) happens before
+ * the take-back, never after it. A grant is recorded in the handle only when it wins, so it never disturbs a hold the
+ * handle already has.
  * <p>
  * It is written as a loop of fresh subscriptions rather than nested operators, so a long wait does not grow the stack.
  * The result is delivered on the Vert.x context the subscription was made on, if any, so code after the acquisition
@@ -67,25 +70,17 @@ final class AcquireOperation extends AbstractUni<Hold> {
         private final Context context;
         private final AtomicInteger state = new AtomicInteger(RUNNING);
         private volatile Cancellable pause;
-        private volatile Cancellable inFlight;
         private volatile Waiter waiter;
         private long startNanos;
         private int failedAttempts;
         /** When the last attempt the store refused was sent: a hand-over came after the store answered it. */
         private volatile long refusedSentNanos;
-        /** When the latest attempt was sent: a hand-over heard before any refusal came after the store ran it. */
-        private volatile long attemptSentNanos;
-        /** Guarded by this: an attempt reached the store's queue; one is being submitted; a take-back waits for it. */
+        /** Guarded by this: an attempt was submitted; the acquisition gave up with one in flight. */
         private boolean attempted;
-        private boolean submitting;
-        private boolean takeBackAfterSubmit;
+        private boolean takeBackOnAnswer;
         /**
          * Guarded by this: an attempt was submitted and its answer has not come yet; a hand-over heard meanwhile.
-         * Grants come only from attempts' answers, never from hand-over messages: a message only makes the waiter ask
-         * at once (or, with an attempt in flight, once more right after its answer), and the store answers a lock it
-         * handed to this acquisition with its current token. Taking a message's token could record a token the store
-         * no longer has for this acquisition (a stale attempt that reached the store after the hand-over, a take-over
-         * in between), and the handle would then hold, renew and re-enter a lock under a token it does not know.
+         * Grants come only from attempts' answers, never from hand-over messages (see {@link #onHandedOver}).
          */
         private boolean awaitingAnswer;
         private boolean handOverHeard;
@@ -119,10 +114,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
             return waiter != null;
         }
 
-        /**
-         * Submits one attempt. A cancellation while it is being submitted sends its take-back only once the attempt
-         * is in the store's queue, so the store runs the take-back after the attempt.
-         */
+        /** Submits one attempt, unless the acquisition ended or an attempt is in flight. */
         private void attempt() {
             if (handle.registry().isClosed()) {
                 onFailure(new IllegalStateException("the application is shutting down"));
@@ -133,47 +125,54 @@ final class AcquireOperation extends AbstractUni<Hold> {
                     return;
                 }
                 attempted = true;
-                submitting = true;
                 awaitingAnswer = true;
             }
             long sentNanos = System.nanoTime();
-            attemptSentNanos = sentNanos;
             try {
                 Uni<AcquireResult> call = takeOver ? handle.store().takeOver(handle.key, owner, leaseMillis)
                         : handle.store().tryAcquire(handle.key, owner, leaseMillis, waits());
-                inFlight = call.subscribe().with(result -> onResult(result, sentNanos), failure -> {
-                    answered();
-                    onFailure(failure);
-                });
+                call.subscribe().with(result -> onResult(result, sentNanos), this::onAttemptFailure);
             } catch (RuntimeException e) {
-                answered();
-                onFailure(e);
-            } finally {
-                boolean takeBackNow;
-                synchronized (this) {
-                    submitting = false;
-                    takeBackNow = takeBackAfterSubmit;
-                }
-                if (takeBackNow) {
-                    inFlight.cancel();
-                    takeBack().subscribe().with(ignored -> {
-                    });
-                }
+                onAttemptFailure(e);
             }
         }
 
         /**
-         * @return whether a hand-over was heard while the attempt just answered was in flight
+         * The store answered the attempt in flight (or it failed or timed out). If the acquisition gave up meanwhile,
+         * its take-back goes now, after everything the attempt may have done in the store.
+         *
+         * @return whether a hand-over was heard while the attempt was in flight, or {@code null} if the acquisition
+         *         gave up meanwhile and the answer was dealt with by its take-back
          */
-        private synchronized boolean answered() {
-            boolean heard = handOverHeard;
-            awaitingAnswer = false;
-            handOverHeard = false;
+        private Boolean answered() {
+            boolean heard;
+            boolean takeBackNow;
+            synchronized (this) {
+                heard = handOverHeard;
+                takeBackNow = takeBackOnAnswer;
+                awaitingAnswer = false;
+                handOverHeard = false;
+                takeBackOnAnswer = false;
+            }
+            if (takeBackNow) {
+                takeBack().subscribe().with(ignored -> {
+                });
+                return null;
+            }
             return heard;
         }
 
+        private void onAttemptFailure(Throwable failure) {
+            if (answered() != null) {
+                onFailure(failure);
+            }
+        }
+
         private void onResult(AcquireResult result, long sentNanos) {
-            boolean handOverHeardMeanwhile = answered();
+            Boolean handOverHeardMeanwhile = answered();
+            if (handOverHeardMeanwhile == null) {
+                return;
+            }
             if (result.acquired()) {
                 // A grant revealed by this attempt may be a hand-over made after the previous refusal was answered.
                 onGranted(result.token(), refusedSentNanos != 0 ? refusedSentNanos : sentNanos);
@@ -231,13 +230,12 @@ final class AcquireOperation extends AbstractUni<Hold> {
             attempt();
         }
 
+        /**
+         * Records the grant unless the acquisition gave up after the answer came; that give-up sends its own take-back,
+         * after this answer.
+         */
         private void onGranted(long token, long sentNanos) {
             if (!state.compareAndSet(RUNNING, GRANTED)) {
-                if (state.get() == GAVE_UP) {
-                    takeBack().subscribe().with(ignored -> {
-                    });
-                }
-                // GRANTED: the same grant again (a hand-over message after the reply of the attempt that saw it).
                 return;
             }
             finish();
@@ -247,7 +245,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
         private void onFailure(Throwable failure) {
             if (state.compareAndSet(RUNNING, GAVE_UP)) {
                 finish();
-                takeBackOnceSubmitted();
+                takeBackOnceAnswered();
                 deliverFailure(handle.storeFailure(takeOver ? "take over" : "acquire", failure));
             }
         }
@@ -256,23 +254,19 @@ final class AcquireOperation extends AbstractUni<Hold> {
         public void cancel() {
             if (state.compareAndSet(RUNNING, GAVE_UP)) {
                 finish();
-                takeBackOnceSubmitted();
+                takeBackOnceAnswered();
             }
         }
 
-        /** Sends the take-back now, or, if an attempt is being submitted, right after it reached the store's queue. */
-        private void takeBackOnceSubmitted() {
+        /** Sends the take-back now if an attempt was made, or, if one is in flight, once it is answered. */
+        private void takeBackOnceAnswered() {
             boolean now;
             synchronized (this) {
-                if (submitting) {
-                    takeBackAfterSubmit = true;
+                if (awaitingAnswer) {
+                    takeBackOnAnswer = true;
                     return;
                 }
                 now = attempted;
-            }
-            Cancellable call = inFlight;
-            if (call != null) {
-                call.cancel();
             }
             if (now) {
                 takeBack().subscribe().with(ignored -> {

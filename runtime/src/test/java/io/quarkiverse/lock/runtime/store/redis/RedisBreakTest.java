@@ -262,33 +262,16 @@ class RedisBreakTest {
     /**
      * The same race as {@link #aCancellationRacingAnAttemptLeavesNoGhostInLine()}, without any help: a plain thread
      * subscribes a waiting acquisition (its first attempt runs in {@code subscribe()}), another cancels it at once.
-     * After each round the holder releases; a key still held afterwards was handed to a cancelled acquisition.
+     * After each round the holder releases. A cancelled acquisition's take-back goes once its attempt is answered, so
+     * the release may hand the lock to it first; the take-back must then free the lock promptly. A key still held a
+     * second after the release was handed to a cancelled acquisition and kept.
      */
     @Test
     void cancellationsRacingFirstAttemptsLeaveNoGhosts() throws Exception {
         DefaultLockRegistry registry = registry(store(server.uri()), Duration.ofSeconds(5));
         int rounds = Integer.getInteger("break.rounds", 1500);
-        java.util.Queue<String> monitor = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        if (Boolean.getBoolean("break.monitor")) {
-            java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port());
-            closing.add(socket);
-            socket.getOutputStream().write("MONITOR\r\n".getBytes());
-            Thread reader = new Thread(() -> {
-                try (java.io.BufferedReader in = new java.io.BufferedReader(
-                        new java.io.InputStreamReader(socket.getInputStream()))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        monitor.add(line);
-                    }
-                } catch (java.io.IOException ignored) {
-                }
-            });
-            reader.setDaemon(true);
-            reader.start();
-        }
-        boolean shown = false;
         int ghosts = 0;
-        int cancelledAfterAttempt = 0;
+        int handedToCancelled = 0;
         for (int i = 0; i < rounds; i++) {
             String key = "race-" + i + "-" + UUID.randomUUID();
             ReactiveDistributedLock holder = registry.obtain(key);
@@ -323,29 +306,21 @@ class RedisBreakTest {
                         }
                     });
             canceller.join();
-            await(registry.store().ping());
-            if (":1".equals(server.send("ZCARD lock:{" + key + "}:line"))) {
-                cancelledAfterAttempt++;
-            }
             assertThat(await(holder.release())).isTrue();
-            String owner = server.send("GET lock:{" + key + "}");
-            if (!"$-1".equals(owner)) {
-                ghosts++;
-                if (!shown && Boolean.getBoolean("break.monitor")) {
-                    shown = true;
-                    Thread.sleep(200);
-                    for (String line : monitor) {
-                        if (line.contains(key) && !line.contains("\"GET\"") && !line.contains("ZCARD")) {
-                            System.out.println("[monitor] " + (line.length() > 200 ? line.substring(0, 60) + " ... "
-                                    + line.substring(line.indexOf(key) - 20, Math.min(line.length(), line.indexOf(key) + 150)) : line));
-                        }
-                    }
+            if (!"$-1".equals(server.send("GET lock:{" + key + "}"))) {
+                handedToCancelled++;
+                long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+                while (!"$-1".equals(server.send("GET lock:{" + key + "}")) && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
                 }
-                server.send("DEL lock:{" + key + "}");
+                if (!"$-1".equals(server.send("GET lock:{" + key + "}"))) {
+                    ghosts++;
+                    server.send("DEL lock:{" + key + "}");
+                }
             }
         }
-        System.out.printf("[break] %d rounds: %d left the cancelled waiter in Redis's line after its cancel, "
-                + "%d ghosts held a lock after the holder's release%n", rounds, cancelledAfterAttempt, ghosts);
+        System.out.printf("[break] %d rounds: the release handed the lock to a cancelled acquisition %d times; "
+                + "%d of those kept it for more than a second%n", rounds, handedToCancelled, ghosts);
         assertThat(ghosts).as("locks handed to a cancelled acquisition and held by nobody").isZero();
     }
 
