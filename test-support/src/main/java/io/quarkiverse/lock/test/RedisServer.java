@@ -28,6 +28,8 @@ public final class RedisServer implements AutoCloseable {
     private final Process process;
     private final Path directory;
     private final long pid;
+    /** Stops the server when the JVM exits without closing it (a main that ends in System.exit, a Ctrl-C). */
+    private Thread exitHook;
 
     private RedisServer(int port, Process process, Path directory) {
         this(port, process, directory, process == null ? -1 : process.pid());
@@ -106,6 +108,8 @@ public final class RedisServer implements AutoCloseable {
                     .redirectOutput(directory.resolve("redis.log").toFile())
                     .start();
             RedisServer server = new RedisServer(port, process, directory);
+            server.exitHook = new Thread(server::stop, "redis-server-stop");
+            Runtime.getRuntime().addShutdownHook(server.exitHook);
             server.awaitReady();
             return server;
         } catch (IOException e) {
@@ -249,6 +253,17 @@ public final class RedisServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (exitHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(exitHook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs or has run: it stops the server
+            }
+        }
+        stop();
+    }
+
+    private void stop() {
         if (process == null) {
             return;
         }
