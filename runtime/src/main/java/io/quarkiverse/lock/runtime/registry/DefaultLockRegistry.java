@@ -69,7 +69,10 @@ public final class DefaultLockRegistry implements LockRegistry {
             LocalLockStates states, Vertx vertx, LockObserver observer) {
         this.unbounded = store;
         this.store = store.answersAtOnce() ? store
-                : new TimeBoundedLockStore(store, settings.operationTimeout(), vertx);
+                : new TimeBoundedLockStore(store, settings.operationTimeout(), vertx,
+                        (key, owner, leaseMillis) -> TakeBack.send(this, key, owner, leaseMillis).subscribe()
+                                .with(ignored -> {
+                                }));
         this.waitStrategy = waitStrategy;
         this.states = states;
         this.vertx = vertx;

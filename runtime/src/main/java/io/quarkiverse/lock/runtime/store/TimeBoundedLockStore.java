@@ -13,10 +13,13 @@ import io.vertx.core.Vertx;
 
 /**
  * Bounds every operation of a store in time, so that a store that does not answer (a hung server, a lost network)
- * makes operations fail within {@code quarkus.lock.operation-timeout} instead of hanging. An operation that timed out
- * is cancelled, so nothing of it (such as a retry) runs later, and the store is told ({@link LockStore#noAnswer(Duration)}),
- * so it can replace a connection that swallows traffic. An acquire that timed out may still be granted by the store
- * afterwards: the acquisition takes it back by its owner id, which the store runs after the acquire.
+ * makes operations fail within {@code quarkus.lock.operation-timeout} instead of hanging. The store is told of a
+ * timeout ({@link LockStore#noAnswer(Duration)}), so it can replace a connection that swallows traffic.
+ * <p>
+ * An acquisition or take-over that timed out is not cancelled: a store client may deliver it anyway (a command already
+ * on the wire, Redis's client sending a script again after {@code NOSCRIPT}, a driver retrying a write on another
+ * connection), after the take-back its caller sent on the timeout. So it is left to run, and taken back once more when
+ * it completes. Any other operation that timed out is cancelled, so a queued command that timed out is never sent.
  */
 public final class TimeBoundedLockStore implements LockStore {
 
@@ -27,17 +30,34 @@ public final class TimeBoundedLockStore implements LockStore {
     private final Duration timeout;
     private final long timeoutMillis;
     private final Vertx vertx;
+    private final LateAnswers lateAnswers;
 
     /**
      * @param delegate the store
      * @param timeout how long an operation may take, positive
      * @param vertx the Vert.x instance whose timers bound the operations
+     * @param lateAnswers takes back an acquisition that completes after it timed out
      */
-    public TimeBoundedLockStore(LockStore delegate, Duration timeout, Vertx vertx) {
+    public TimeBoundedLockStore(LockStore delegate, Duration timeout, Vertx vertx, LateAnswers lateAnswers) {
         this.delegate = delegate;
         this.timeout = timeout;
         this.timeoutMillis = Math.max(1, timeout.toMillis());
         this.vertx = vertx;
+        this.lateAnswers = lateAnswers;
+    }
+
+    /** What to do with an acquisition that the store completed after it had timed out. */
+    @FunctionalInterface
+    public interface LateAnswers {
+
+        /**
+         * Takes the acquisition back: the store may have granted it, or put it in line, after its caller gave up.
+         *
+         * @param key the lock key
+         * @param owner the acquisition's owner id
+         * @param leaseMillis the lease it asked for
+         */
+        void takeBack(String key, String owner, long leaseMillis);
     }
 
     @Override
@@ -47,42 +67,42 @@ public final class TimeBoundedLockStore implements LockStore {
 
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
-        return bounded(delegate.tryAcquire(key, owner, leaseMillis, waiting));
+        return bounded(delegate.tryAcquire(key, owner, leaseMillis, waiting), lateTakeBack(key, owner, leaseMillis));
     }
 
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
-        return bounded(delegate.takeOver(key, owner, leaseMillis));
+        return bounded(delegate.takeOver(key, owner, leaseMillis), lateTakeBack(key, owner, leaseMillis));
     }
 
     @Override
     public Uni<Boolean> forceRelease(String key) {
-        return bounded(delegate.forceRelease(key));
+        return bounded(delegate.forceRelease(key), null);
     }
 
     @Override
     public Uni<Boolean> takeBack(String key, String owner) {
-        return bounded(delegate.takeBack(key, owner));
+        return bounded(delegate.takeBack(key, owner), null);
     }
 
     @Override
     public Uni<Boolean> release(String key, String owner) {
-        return bounded(delegate.release(key, owner));
+        return bounded(delegate.release(key, owner), null);
     }
 
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-        return bounded(delegate.renew(key, owner, leaseMillis));
+        return bounded(delegate.renew(key, owner, leaseMillis), null);
     }
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        return bounded(delegate.isHeld(key, owner));
+        return bounded(delegate.isHeld(key, owner), null);
     }
 
     @Override
     public Uni<Void> ping() {
-        return bounded(delegate.ping());
+        return bounded(delegate.ping(), null);
     }
 
     @Override
@@ -116,15 +136,27 @@ public final class TimeBoundedLockStore implements LockStore {
      * timer wins or the caller cancels, so no later step of it (a script sent again after {@code NOSCRIPT}) can run
      * after the caller moved on.
      */
-    private <T> Uni<T> bounded(Uni<T> operation) {
+    private Runnable lateTakeBack(String key, String owner, long leaseMillis) {
+        return () -> lateAnswers.takeBack(key, owner, leaseMillis);
+    }
+
+    /**
+     * @param afterLateAnswer {@code null} to cancel the operation when it times out; otherwise it is left to run, and
+     *        this runs when it completes (with an item or a failure) after the timeout
+     */
+    private <T> Uni<T> bounded(Uni<T> operation, Runnable afterLateAnswer) {
         return Uni.createFrom().emitter(emitter -> {
             AtomicBoolean answered = new AtomicBoolean();
+            AtomicBoolean timedOut = new AtomicBoolean();
             AtomicReference<Cancellable> running = new AtomicReference<>();
             long timer = vertx.setTimer(timeoutMillis, id -> {
                 if (answered.compareAndSet(false, true)) {
-                    Cancellable call = running.getAndSet(TIMED_OUT);
-                    if (call != null) {
-                        call.cancel();
+                    timedOut.set(true);
+                    if (afterLateAnswer == null) {
+                        Cancellable call = running.getAndSet(TIMED_OUT);
+                        if (call != null) {
+                            call.cancel();
+                        }
                     }
                     delegate.noAnswer(timeout);
                     emitter.fail(new StoreTimeoutException(timeout));
@@ -143,11 +175,15 @@ public final class TimeBoundedLockStore implements LockStore {
                 if (answered.compareAndSet(false, true)) {
                     vertx.cancelTimer(timer);
                     emitter.complete(item);
+                } else if (timedOut.get() && afterLateAnswer != null) {
+                    afterLateAnswer.run();
                 }
             }, failure -> {
                 if (answered.compareAndSet(false, true)) {
                     vertx.cancelTimer(timer);
                     emitter.fail(failure);
+                } else if (timedOut.get() && afterLateAnswer != null) {
+                    afterLateAnswer.run();
                 }
             });
             if (!running.compareAndSet(null, call)) {
