@@ -1,38 +1,30 @@
 package io.quarkiverse.lock.deployment;
 
+import io.quarkiverse.lock.deployment.spi.LockDevUiCard;
 import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
-import io.quarkiverse.lock.runtime.devui.LockDevUiService;
 import io.quarkus.deployment.IsDevelopment;
+import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
-import io.quarkus.deployment.annotations.BuildSteps;
+import io.quarkus.deployment.pkg.builditem.CurateOutcomeBuildItem;
 import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
 import io.quarkus.devui.spi.page.CardPageBuildItem;
-import io.quarkus.devui.spi.page.Page;
 
 /**
- * The Dev UI card: the store in use and its settings, the locks this application holds now, and wait and hold
- * statistics, served by {@link LockDevUiService} over JSON-RPC.
+ * The Dev UI card of the stores this extension holds, titled with its name ("Quarkus Lock"); a store extension
+ * produces its own card (see {@link LockDevUiCard}).
  */
-@BuildSteps(onlyIf = IsDevelopment.class)
 class LockDevUiProcessor {
 
-    @BuildStep
-    CardPageBuildItem card(LockStoreBuildItem store) {
-        CardPageBuildItem card = new CardPageBuildItem();
-        card.addBuildTimeData("store", store.provider().configName());
-        card.addPage(Page.webComponentPageBuilder()
-                .title("Held locks")
-                .icon("font-awesome-solid:lock")
-                .componentLink("qwc-lock-held.js"));
-        card.addPage(Page.webComponentPageBuilder()
-                .title("Store: " + store.provider().configName())
-                .icon("font-awesome-solid:database")
-                .componentLink("qwc-lock-configuration.js"));
-        return card;
-    }
-
-    @BuildStep
-    JsonRPCProvidersBuildItem jsonRpc() {
-        return new JsonRPCProvidersBuildItem(LockDevUiService.class);
+    @BuildStep(onlyIf = IsDevelopment.class)
+    void card(LockStoreBuildItem store, CurateOutcomeBuildItem curateOutcome, BuildProducer<CardPageBuildItem> cards,
+            BuildProducer<JsonRPCProvidersBuildItem> rpc) {
+        switch (store.provider()) {
+            case IN_MEMORY -> LockDevUiCard.produce(new CardPageBuildItem(), store, curateOutcome, cards, rpc);
+            // The Redis store's card, here while the store is: this line moves to the Redis extension's processor.
+            case REDIS -> LockDevUiCard.produce(new CardPageBuildItem(), store, curateOutcome, cards, rpc);
+            default -> {
+                // the store's extension produces its card
+            }
+        }
     }
 }

@@ -7,8 +7,8 @@ import java.util.Optional;
 import io.quarkiverse.lock.runtime.LockProducers;
 import io.quarkiverse.lock.runtime.LockRecorder;
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.devui.HeldLocks;
-import io.quarkiverse.lock.runtime.devui.LockDevUiService;
+import io.quarkiverse.lock.runtime.devui.DevUiLockObserver;
+import io.quarkiverse.lock.runtime.devui.LockJsonRPCService;
 import io.quarkiverse.lock.runtime.local.IdleLockEvictor;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
@@ -86,13 +86,13 @@ class LockProcessor {
         return null;
     }
 
-    /** The held-lock tracker behind the Dev UI card, in dev and test mode (where tests can read it). */
+    /** The observer and the JSON-RPC service behind the Dev UI card, in dev and test mode (where tests read them). */
     @BuildStep
-    AdditionalBeanBuildItem heldLocks(LaunchModeBuildItem launchMode) {
+    AdditionalBeanBuildItem devUiBeans(LaunchModeBuildItem launchMode) {
         if (launchMode.getLaunchMode() == LaunchMode.NORMAL) {
             return null;
         }
-        return AdditionalBeanBuildItem.builder().addBeanClasses(HeldLocks.class, LockDevUiService.class)
+        return AdditionalBeanBuildItem.builder().addBeanClasses(DevUiLockObserver.class, LockJsonRPCService.class)
                 .setUnremovable().build();
     }
 

@@ -3,6 +3,7 @@ package io.quarkiverse.lock.deployment.observe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 
 import jakarta.inject.Inject;
 
@@ -11,14 +12,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.devui.HeldLocks;
-import io.quarkiverse.lock.runtime.devui.LockDevUiService;
+import io.quarkiverse.lock.runtime.devui.DevUiLockObserver;
+import io.quarkiverse.lock.runtime.devui.LockJsonRPCService;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * The Dev UI service lists a held lock, drops it at release, and keeps wait and hold statistics per name.
+ * The Dev UI's JSON-RPC service lists a held lock, drops it at release, and keeps wait and hold statistics per name,
+ * in milliseconds rounded to a tenth.
  */
-class HeldLocksDevUiTest {
+class DevUiLockObserverTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
@@ -32,7 +34,7 @@ class HeldLocksDevUiTest {
     LockRegistry locks;
 
     @Inject
-    LockDevUiService devUi;
+    LockJsonRPCService devUi;
 
     @Test
     void aHeldLockIsListedUntilItIsReleased() {
@@ -50,11 +52,14 @@ class HeldLocksDevUiTest {
 
         assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
         assertThat(devUi.getHeldLocks()).noneMatch(held -> held.key().equals("invoice-42"));
-        HeldLocks.LockStatistics invoices = devUi.getStatistics().stream()
+        DevUiLockObserver.LockStatistics invoices = devUi.getStatistics().stream()
                 .filter(statistics -> statistics.name().equals("invoices")).findFirst().orElseThrow();
         assertThat(invoices.acquired()).isEqualTo(1);
         assertThat(invoices.notAcquired()).isEqualTo(1);
         assertThat(invoices.holds()).isEqualTo(1);
+        assertThat(List.of(invoices.averageWaitMillis(), invoices.longestWaitMillis(), invoices.averageHoldMillis(),
+                invoices.longestHoldMillis())).as("milliseconds to a tenth")
+                .allSatisfy(millis -> assertThat(String.valueOf(millis)).matches("\\d+\\.\\d"));
         assertThat(devUi.getConfiguration()).containsEntry("store", "in-memory")
                 .containsEntry("quarkus.lock.expire-after", "PT10S");
     }

@@ -12,11 +12,12 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 
 /**
- * The locks this application holds right now, and wait and hold statistics per lock name, for the Dev UI. A bean in
- * dev and test mode only: it costs a map update per acquisition and release.
+ * The lock observer behind the Dev UI card: keeps the locks this application holds right now, and wait and hold
+ * statistics per lock name, which {@link LockJsonRPCService} serves. A bean in dev and test mode only: it costs a map
+ * update per acquisition and release.
  */
 @Singleton
-public class HeldLocks implements LockObserver {
+public class DevUiLockObserver implements LockObserver {
 
     private final ConcurrentHashMap<String, HeldLock> held = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Statistics> statistics = new ConcurrentHashMap<>();
@@ -92,7 +93,7 @@ public class HeldLocks implements LockObserver {
     }
 
     /**
-     * Statistics of one lock name since the application started.
+     * Statistics of one lock name since the application started; durations in milliseconds, rounded to a tenth.
      *
      * @param name the metrics name
      * @param acquired acquisitions that got the lock
@@ -123,13 +124,17 @@ public class HeldLocks implements LockObserver {
             long acquiredCount = acquired.sum();
             long holdCount = holds.sum();
             return new LockStatistics(name, acquiredCount, notAcquired.sum(),
-                    acquiredCount == 0 ? 0 : millis(waitNanos.sum()) / acquiredCount, millis(longestWaitNanos.get()),
-                    holdCount, holdCount == 0 ? 0 : millis(holdNanos.sum()) / holdCount,
+                    acquiredCount == 0 ? 0 : millis(waitNanos.sum() / acquiredCount), millis(longestWaitNanos.get()),
+                    holdCount, holdCount == 0 ? 0 : millis(holdNanos.sum() / holdCount),
                     millis(longestHoldNanos.get()), leasesExpired.sum());
         }
 
-        private static double millis(long nanos) {
-            return nanos / 1_000_000.0;
+        /**
+         * The one place where the card's durations are rounded: to a tenth of a millisecond, the precision a reader
+         * of the table can use ({@code 102.7}, not {@code 102.74804744666666}).
+         */
+        static double millis(long nanos) {
+            return Math.round(nanos / 100_000.0) / 10.0;
         }
     }
 }

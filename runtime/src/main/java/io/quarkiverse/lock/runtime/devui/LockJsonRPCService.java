@@ -12,13 +12,13 @@ import io.quarkiverse.lock.spi.LockStore;
 
 /**
  * What the Dev UI card shows, over JSON-RPC: the store and its settings, the locks this application holds now, and
- * wait and hold statistics per lock name.
+ * wait and hold statistics per lock name (kept by {@link DevUiLockObserver}).
  */
 @Singleton
-public class LockDevUiService {
+public class LockJsonRPCService {
 
     @Inject
-    HeldLocks heldLocks;
+    DevUiLockObserver observer;
 
     @Inject
     LockStore store;
@@ -44,14 +44,14 @@ public class LockDevUiService {
     /**
      * @return the locks this application holds now, oldest first
      */
-    public List<HeldLocks.HeldLock> getHeldLocks() {
-        return heldLocks.held();
+    public List<DevUiLockObserver.HeldLock> getHeldLocks() {
+        return observer.held();
     }
 
     /**
      * @return wait and hold statistics per lock name
      */
-    public List<HeldLocks.LockStatistics> getStatistics() {
-        return heldLocks.statistics();
+    public List<DevUiLockObserver.LockStatistics> getStatistics() {
+        return observer.statistics();
     }
 }

@@ -1,0 +1,63 @@
+package io.quarkiverse.lock.deployment.devui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.concurrent.TimeUnit;
+
+import org.assertj.core.api.SoftAssertions;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.lock.test.browser.HeadlessChromium;
+import io.quarkiverse.lock.test.browser.LockDevUiCardView;
+import io.quarkus.test.QuarkusDevModeTest;
+
+/**
+ * The Dev UI card of the in-memory store as a user sees it, in a headless Chromium: titled with the core extension's
+ * name, naming the store, listing the lock the application holds, and showing durations to a tenth of a millisecond.
+ */
+class LockDevUiBrowserTest {
+
+    private static final int PORT = freePort();
+
+    @RegisterExtension
+    static final QuarkusDevModeTest DEV = new QuarkusDevModeTest()
+            .withApplicationRoot(root -> root.addClass(DevUiLockActivity.class)
+                    .addAsResource(new StringAsset("quarkus.http.port=" + PORT + "\n"
+                            + "quarkus.devservices.enabled=false\n"
+                            + "quarkus.lock.provider=in-memory\n"
+                            + "quarkus.lock.expire-after=10m\n"), "application.properties"));
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void theCardNamesTheStoreListsTheHeldLockAndRoundsDurations() throws IOException {
+        LockDevUiCardView card;
+        try (HeadlessChromium browser = HeadlessChromium.start()) {
+            card = LockDevUiCardView.read(browser, "http://localhost:" + PORT + "/q/dev-ui", DevUiLockActivity.HELD,
+                    "orders", "in-memory");
+        }
+        SoftAssertions softly = new SoftAssertions();
+        softly.assertThat(card.title()).as("card title").isEqualTo("Quarkus Lock");
+        softly.assertThat(card.links()).as("card links").contains(LockDevUiCardView.HELD_LOCKS, "Store: in-memory");
+        softly.assertThat(card.held()).as("held locks").anySatisfy(row -> assertThat(row)
+                .containsEntry("Key", DevUiLockActivity.HELD).containsEntry("Name", "reports"));
+        softly.assertThat(card.statistics()).as("statistics")
+                .anySatisfy(row -> assertThat(row).containsEntry("Name", "orders").containsEntry("Acquired", "3"))
+                .anySatisfy(row -> assertThat(row).containsEntry("Name", "reports").containsEntry("Not acquired", "1"));
+        softly.assertThat(card.durationCells()).as("durations (ms) in the statistics").isNotEmpty()
+                .allSatisfy(cell -> assertThat(cell).matches("\\d+(\\.\\d)?"));
+        softly.assertAll();
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
