@@ -12,7 +12,7 @@ import io.smallrye.config.ConfigMapping;
  */
 @ConfigMapping(prefix = "quarkus.lock.mongodb")
 @ConfigRoot(phase = ConfigPhase.BUILD_AND_RUN_TIME_FIXED)
-public interface MongoLockClientConfig {
+public interface MongoLockBuildTimeConfig {
 
     /**
      * The name of the Quarkus MongoDB client to use (as in {@code quarkus.mongodb.<name>.connection-string}); the

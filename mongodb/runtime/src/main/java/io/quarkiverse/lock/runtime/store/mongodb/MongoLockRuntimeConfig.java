@@ -6,11 +6,11 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * Runtime configuration of the MongoDB store. The client is chosen at build time ({@link MongoLockClientConfig}).
+ * Runtime configuration of the MongoDB store. The client is chosen at build time ({@link MongoLockBuildTimeConfig}).
  */
 @ConfigMapping(prefix = "quarkus.lock.mongodb")
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)
-public interface MongoLockConfig {
+public interface MongoLockRuntimeConfig {
 
     /**
      * The database that holds the lock collection.
