@@ -1,6 +1,7 @@
 package io.quarkiverse.lock.deployment;
 
 import io.quarkiverse.lock.deployment.spi.LockDevUiCard;
+import io.quarkiverse.lock.deployment.spi.LockProvider;
 import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
 import io.quarkus.deployment.IsDevelopment;
 import io.quarkus.deployment.annotations.BuildProducer;
@@ -18,13 +19,8 @@ class LockDevUiProcessor {
     @BuildStep(onlyIf = IsDevelopment.class)
     void card(LockStoreBuildItem store, CurateOutcomeBuildItem curateOutcome, BuildProducer<CardPageBuildItem> cards,
             BuildProducer<JsonRPCProvidersBuildItem> rpc) {
-        switch (store.provider()) {
-            case IN_MEMORY -> LockDevUiCard.produce(new CardPageBuildItem(), store, curateOutcome, cards, rpc);
-            // The Redis store's card, here while the store is: this line moves to the Redis extension's processor.
-            case REDIS -> LockDevUiCard.produce(new CardPageBuildItem(), store, curateOutcome, cards, rpc);
-            default -> {
-                // the store's extension produces its card
-            }
+        if (store.provider() == LockProvider.IN_MEMORY) {
+            LockDevUiCard.produce(new CardPageBuildItem(), store, curateOutcome, cards, rpc);
         }
     }
 }

@@ -11,7 +11,6 @@ import io.quarkiverse.lock.runtime.devui.DevUiLockObserver;
 import io.quarkiverse.lock.runtime.devui.LockJsonRPCService;
 import io.quarkiverse.lock.runtime.local.IdleLockEvictor;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStoreProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
@@ -27,7 +26,6 @@ import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.LaunchModeBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.deployment.builditem.ShutdownContextBuildItem;
-import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.RuntimeInitializedClassBuildItem;
 import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.metrics.MetricsFactory;
@@ -35,13 +33,12 @@ import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 import jakarta.inject.Singleton;
 
 /**
- * Build steps of Quarkus Lock: chooses the store, registers the beans of the registry and of that store, and starts
- * the idle evictor at runtime init.
+ * Build steps of Quarkus Lock: chooses the store, registers the beans of the registry (and of the in-memory store when
+ * it is the one chosen; a store extension registers its own), and starts the idle evictor at runtime init.
  */
 class LockProcessor {
 
     private static final String FEATURE = "lock";
-    private static final String REDIS_STORE_PRODUCER = "io.quarkiverse.lock.runtime.store.redis.RedisLockStoreProducer";
     /** By name: the class uses Micrometer types, which are present only with the Micrometer extension. */
     private static final String METRICS = "io.quarkiverse.lock.runtime.metrics.MicrometerLockObserver";
     /** By name: the class implements SmallRye Health types, which are present only with the health extension. */
@@ -65,14 +62,10 @@ class LockProcessor {
         AdditionalBeanBuildItem.Builder beans = AdditionalBeanBuildItem.builder()
                 .addBeanClass(LockProducers.class)
                 .setUnremovable();
-        switch (store.provider()) {
-            case REDIS:
-                beans.addBeanClass(REDIS_STORE_PRODUCER);
-                break;
-            case MONGODB:
-                break; // registered by quarkus-lock-mongodb, which comes with the MongoDB client
-            default:
-                beans.addBeanClass(InMemoryLockStoreProducer.class);
+        if (store.provider() == LockProvider.IN_MEMORY) {
+            // the other stores are registered by their extensions (quarkus-lock-redis, quarkus-lock-mongodb), which
+            // come with their client extensions
+            beans.addBeanClass(InMemoryLockStoreProducer.class);
         }
         return beans.build();
     }
@@ -132,10 +125,5 @@ class LockProcessor {
     @BuildStep
     RuntimeInitializedClassBuildItem ownerIdsAtRunTime() {
         return new RuntimeInitializedClassBuildItem(OWNER_IDS);
-    }
-
-    @BuildStep
-    NativeImageResourceDirectoryBuildItem redisScripts(LockStoreBuildItem store) {
-        return store.provider() == LockProvider.REDIS ? new NativeImageResourceDirectoryBuildItem(RedisLockStore.SCRIPT_FOLDER) : null;
     }
 }

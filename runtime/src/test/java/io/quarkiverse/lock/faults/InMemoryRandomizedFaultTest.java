@@ -11,7 +11,6 @@ class InMemoryRandomizedFaultTest {
     @Test
     void noLockIsHeldTwiceNorLeftHeld() throws InterruptedException {
         FaultRunSettings settings = FaultRunSettings.fromSystemProperties();
-        RandomizedFaultRun.Report report = RandomizedFaultRun.run(new InMemoryUnderTest(), settings);
-        RedisRandomizedFaultTest.assertFaultless(report);
+        RandomizedFaultRun.run(new InMemoryUnderTest(), settings).assertFaultless();
     }
 }

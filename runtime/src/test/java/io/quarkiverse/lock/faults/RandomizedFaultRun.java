@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.assertj.core.api.SoftAssertions;
+
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 
@@ -16,9 +18,11 @@ import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
  */
 final class RandomizedFaultRun {
 
+    /** The namespace of the run's keys in the store. */
+    static final String KEY_PREFIX = "faults:";
     /** Leases are 1-3 s; the default one (for {@code acquireOnce}) is 2 s; one store operation may take 1 s. */
     static final LockSettings LOCK_SETTINGS = new LockSettings(Duration.ofSeconds(2), Duration.ofSeconds(1),
-            Duration.ofSeconds(1), RedisUnderTest.KEY_PREFIX, false, Duration.ofSeconds(1));
+            Duration.ofSeconds(1), KEY_PREFIX, false, Duration.ofSeconds(1));
     /** The longest lease, plus how long a waiter keeps its place in the Redis line after its last attempt. */
     private static final Duration SETTLE = Duration.ofSeconds(3).plusSeconds(2).plusMillis(500);
     private static final int EXAMPLES = 5;
@@ -100,6 +104,22 @@ final class RandomizedFaultRun {
                 }
             }
             return count;
+        }
+
+        /**
+         * Asserts that the run checked something and found nothing wrong: no operation failed the harness or hung, no
+         * overlap, no violation, nothing left in the store.
+         */
+        void assertFaultless() {
+            SoftAssertions softly = new SoftAssertions();
+            softly.assertThat(operations).as("operations run").isPositive();
+            softly.assertThat(verdict.sectionsChecked).as("sections checked").isPositive();
+            softly.assertThat(harnessFailuresAndHungOperations()).as("operations that failed the harness or hung: "
+                    + outcomes).isZero();
+            softly.assertThat(verdict.overlaps).as("overlaps: " + summary()).isZero();
+            softly.assertThat(verdict.violations).as("violations: " + summary()).isEmpty();
+            softly.assertThat(leftInStore).as("stuck keys: " + summary()).isEmpty();
+            softly.assertAll();
         }
 
         /**

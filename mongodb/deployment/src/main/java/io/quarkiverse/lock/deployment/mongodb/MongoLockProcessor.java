@@ -6,7 +6,7 @@ import org.jboss.jandex.DotName;
 import io.quarkiverse.lock.deployment.spi.LockDevUiCard;
 import io.quarkiverse.lock.deployment.spi.LockProvider;
 import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
-import io.quarkiverse.lock.runtime.store.mongodb.MongoLockClientConfig;
+import io.quarkiverse.lock.runtime.store.mongodb.MongoLockBuildTimeConfig;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.IsDevelopment;
@@ -39,7 +39,7 @@ class MongoLockProcessor {
      * client only for the names it finds on {@code @MongoClientName} or is told of, once each.
      */
     @BuildStep
-    void store(LockStoreBuildItem store, MongoLockClientConfig client, CombinedIndexBuildItem index,
+    void store(LockStoreBuildItem store, MongoLockBuildTimeConfig client, CombinedIndexBuildItem index,
             BuildProducer<AdditionalBeanBuildItem> beans, BuildProducer<MongoClientNameBuildItem> clientNames,
             BuildProducer<MongoUnremovableClientsBuildItem> defaultClients) {
         if (store.provider() != LockProvider.MONGODB) {

@@ -30,7 +30,7 @@ public class MongoLockStoreProducer {
 
     /**
      * @param settings the validated settings
-     * @param config the store's runtime configuration
+     * @param mongo the store's runtime configuration
      * @param client the store's client configuration
      * @param vertx the application's Vert.x
      * @return the store
@@ -38,7 +38,8 @@ public class MongoLockStoreProducer {
      */
     @Produces
     @Singleton
-    LockStore mongoLockStore(LockSettings settings, MongoLockConfig mongo, MongoLockClientConfig client, Vertx vertx) {
+    LockStore mongoLockStore(LockSettings settings, MongoLockRuntimeConfig mongo, MongoLockBuildTimeConfig client,
+            Vertx vertx) {
         Instance<ReactiveMongoClient> reactiveClient = client.clientName()
                 .map(name -> clients.select(MongoClientName.Literal.of(name)))
                 .orElseGet(() -> clients.select(Default.Literal.INSTANCE));

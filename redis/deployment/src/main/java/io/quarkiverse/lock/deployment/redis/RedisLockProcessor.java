@@ -1,0 +1,62 @@
+package io.quarkiverse.lock.deployment.redis;
+
+import io.quarkiverse.lock.deployment.spi.LockDevUiCard;
+import io.quarkiverse.lock.deployment.spi.LockProvider;
+import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
+import io.quarkiverse.lock.runtime.store.redis.RedisLockBuildTimeConfig;
+import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
+import io.quarkiverse.lock.runtime.store.redis.RedisLockStoreProducer;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.deployment.IsDevelopment;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
+import io.quarkus.deployment.pkg.builditem.CurateOutcomeBuildItem;
+import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
+import io.quarkus.devui.spi.page.CardPageBuildItem;
+import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
+import io.quarkus.redis.runtime.client.config.RedisConfig;
+
+/**
+ * Build steps of the Redis store, present whenever {@code quarkus-redis-client} is: when the build chose the Redis
+ * store, registers its producer and its Lua scripts (for native images), and asks the Redis extension to create the
+ * client it uses.
+ */
+class RedisLockProcessor {
+
+    @BuildStep
+    FeatureBuildItem feature(LockStoreBuildItem store) {
+        return store.provider() == LockProvider.REDIS ? new FeatureBuildItem("lock-redis") : null;
+    }
+
+    /**
+     * The Redis extension creates the default client only when something injects it, and a named client only for the
+     * names it finds on {@code @RedisClientName} or is asked for (as {@code quarkus-redis-cache} asks for its own).
+     */
+    @BuildStep
+    void store(LockStoreBuildItem store, RedisLockBuildTimeConfig client, BuildProducer<AdditionalBeanBuildItem> beans,
+            BuildProducer<RequestedRedisClientBuildItem> clients) {
+        if (store.provider() != LockProvider.REDIS) {
+            return;
+        }
+        beans.produce(AdditionalBeanBuildItem.unremovableOf(RedisLockStoreProducer.class));
+        clients.produce(new RequestedRedisClientBuildItem(client.clientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME)));
+    }
+
+    @BuildStep
+    NativeImageResourceDirectoryBuildItem scripts(LockStoreBuildItem store) {
+        return store.provider() == LockProvider.REDIS
+                ? new NativeImageResourceDirectoryBuildItem(RedisLockStore.SCRIPT_FOLDER)
+                : null;
+    }
+
+    /** The Dev UI card, titled with this extension's name ("Quarkus Lock - Redis"). */
+    @BuildStep(onlyIf = IsDevelopment.class)
+    void devUiCard(LockStoreBuildItem store, CurateOutcomeBuildItem curateOutcome,
+            BuildProducer<CardPageBuildItem> cards, BuildProducer<JsonRPCProvidersBuildItem> rpc) {
+        if (store.provider() == LockProvider.REDIS) {
+            LockDevUiCard.produce(new CardPageBuildItem(), store, curateOutcome, cards, rpc);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.quarkiverse.lock.deployment.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
+import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.test.StaticStateAudit;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * Every class of the Redis store whose static state holds randomness, threads, sockets, clock readings or connections
+ * is registered for run-time initialization, so a native image can be built and does not ship the build's values.
+ */
+class RedisStaticStateInitializationTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withEmptyApplication()
+            .overrideConfigKey("quarkus.devservices.enabled", "false")
+            .overrideConfigKey("quarkus.redis.hosts", RedisServer.shared().uri())
+            .addBuildChainCustomizer(StaticStateAudit.of(RedisLockStore.class));
+
+    @Test
+    void classesWithRandomnessThreadsSocketsClocksOrConnectionsInStaticStateAreInitializedAtRunTime() {
+        StaticStateAudit.Result audit = StaticStateAudit.result(RedisLockStore.class);
+
+        assertThat(audit.initializedAtBuildTime())
+                .as("classes a native image would initialize at build time, with what their static state holds")
+                .isEmpty();
+        assertThat(audit.unknownRegistrations()).as("run-time initialization of classes that do not exist")
+                .isEmpty();
+    }
+}

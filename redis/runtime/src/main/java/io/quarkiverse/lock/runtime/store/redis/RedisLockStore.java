@@ -1,0 +1,245 @@
+package io.quarkiverse.lock.runtime.store.redis;
+
+import java.time.Duration;
+import java.util.function.Function;
+
+import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.ReleaseListener;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+/**
+ * A store on Redis: one key per held lock, written and deleted by Lua scripts so each operation is one atomic round
+ * trip. All its commands share one pipelined connection ({@link RedisChannel}).
+ * <p>
+ * A lock's Redis keys are described in {@link RedisKeys}: the lock (value: the owner id of the acquisition that holds
+ * it, with the lease as the key's expiry), its fencing counter, and its line of waiting instances (a sorted set by
+ * arrival, and each waiter's place: when it lapses, and the lease it asks for), all in one hash slot. A free lock goes
+ * to the first in line, so no instance starves, and a release hands it straight to that waiter, whose instance learns
+ * it from the pub/sub channel {@code <prefix>released} (classic pub/sub reaches every node of a cluster) without
+ * asking again. The line exists only while someone waits. The counter outlives a release for the configured fencing
+ * retention, then expires: a released key costs one small string for that long, and nothing after.
+ * <p>
+ * When acquisitions must reach replicas ({@code quarkus.lock.redis.wait-replicas}), a hand-over message only wakes the
+ * waiter, which then asks the store and waits for the replicas like any other acquisition; so no acquisition counts
+ * before the replicas have it.
+ */
+public final class RedisLockStore implements LockStore {
+
+    /**
+     * Where the Lua scripts are, as a classpath resource folder; native images must include it. A compile-time
+     * constant, so the build step that registers it does not load this class.
+     */
+    public static final String SCRIPT_FOLDER = "META-INF/quarkus-lock/redis";
+
+    static final RedisScript ACQUIRE = RedisScript.loadWithFunctions("acquire.lua");
+    static final RedisScript RELEASE = RedisScript.loadWithFunctions("release.lua");
+    static final RedisScript RENEW = RedisScript.load("renew.lua");
+    static final RedisScript LEAVE = RedisScript.loadWithFunctions("leave.lua");
+    static final RedisScript TAKE_OVER = RedisScript.loadWithFunctions("takeover.lua");
+    static final RedisScript FORCE_RELEASE = RedisScript.loadWithFunctions("forcerelease.lua");
+    private static final String ONE_TRY = "0";
+    private static final String IN_LINE = "1";
+    /**
+     * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms (and on every
+     * release they hear of), so only a waiter that gave up without saying so, or whose instance died, loses its
+     * place: the next waiter then waits this long at most. A release hands the lock only to a waiter whose place
+     * has not lapsed, so a dead waiter is handed the lock only if it died within this time.
+     */
+    private static final String PLACE_MILLIS = "1000";
+
+    private final Vertx vertx;
+    private final Redis redis;
+    private final RedisChannel channel;
+    private final String keyPrefix;
+    private final String fencingRetentionMillis;
+    private final String releaseChannel;
+    private final ReplicaAcknowledgement replicas;
+
+    /**
+     * A store whose acquisitions need no replica acknowledgement.
+     *
+     * @param vertx the Vert.x instance, for reconnecting the release subscription
+     * @param redis the Redis client
+     * @param keyPrefix the namespace of lock keys, without braces
+     * @param fencingRetentionMillis how long a fencing counter is kept after its last acquisition, positive
+     * @param releaseNotifications whether releases are announced on the pub/sub channel {@code <keyPrefix>released}
+     */
+    public RedisLockStore(Vertx vertx, Redis redis, String keyPrefix, long fencingRetentionMillis,
+            boolean releaseNotifications) {
+        this(vertx, redis, keyPrefix, fencingRetentionMillis, releaseNotifications, ReplicaAcknowledgement.NONE);
+    }
+
+    /**
+     * @param vertx the Vert.x instance, for reconnecting the release subscription
+     * @param redis the Redis client
+     * @param keyPrefix the namespace of lock keys, without braces
+     * @param fencingRetentionMillis how long a fencing counter is kept after its last acquisition, positive
+     * @param releaseNotifications whether releases are announced on the pub/sub channel {@code <keyPrefix>released}
+     * @param replicas how many replicas must acknowledge an acquisition before it counts
+     */
+    public RedisLockStore(Vertx vertx, Redis redis, String keyPrefix, long fencingRetentionMillis,
+            boolean releaseNotifications, ReplicaAcknowledgement replicas) {
+        this.replicas = replicas;
+        this.vertx = vertx;
+        this.redis = redis;
+        this.channel = new RedisChannel(redis, vertx);
+        this.keyPrefix = keyPrefix;
+        this.fencingRetentionMillis = Long.toString(fencingRetentionMillis);
+        this.releaseChannel = releaseNotifications ? keyPrefix + "released" : "";
+    }
+
+    @Override
+    public String name() {
+        return "redis";
+    }
+
+    @Override
+    public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
+        RedisKeys keys = keys(key);
+        return grant(ACQUIRE, RedisLockStore::toAcquireResult, key, owner, 4, keys.lock(), keys.fence(), keys.line(),
+                keys.places(), owner, Long.toString(leaseMillis), fencingRetentionMillis,
+                waiting ? IN_LINE : ONE_TRY, PLACE_MILLIS);
+    }
+
+    /**
+     * Runs a script that may grant the lock. When replicas must acknowledge, the script and {@code WAIT} go together
+     * on one connection, so {@code WAIT} waits for exactly that script's writes; a grant fewer replicas acknowledged
+     * in time is released and fails, since a failover could lose it. Otherwise nothing is added to the path.
+     */
+    private Uni<AcquireResult> grant(RedisScript script, Function<Response, AcquireResult> toResult, String key,
+            String owner, int keyCount, String... keysAndArgs) {
+        if (replicas.replicas() == 0) {
+            return script.run(channel, keyCount, keysAndArgs).map(toResult);
+        }
+        return script.runFollowedBy(channel,
+                () -> Request.cmd(Command.WAIT).arg(replicas.replicas()).arg(replicas.timeoutMillis()), keyCount,
+                keysAndArgs).flatMap(replies -> {
+                    AcquireResult result = toResult.apply(replies.get(0));
+                    long acknowledged = replies.get(1).toLong();
+                    if (!result.acquired() || acknowledged >= replicas.replicas()) {
+                        return Uni.createFrom().item(result);
+                    }
+                    IllegalStateException unreplicated = new IllegalStateException("the lock was acquired on the "
+                            + "primary, but only " + acknowledged + " of the " + replicas.replicas() + " replicas "
+                            + "required (quarkus.lock.redis.wait-replicas) acknowledged it within "
+                            + replicas.timeoutMillis() + " ms, so it was released again");
+                    return release(key, owner).onFailure().recoverWithItem(false)
+                            .flatMap(ignored -> Uni.createFrom().<AcquireResult> failure(unreplicated));
+                });
+    }
+
+    @Override
+    public Uni<Boolean> takeBack(String key, String owner) {
+        RedisKeys keys = keys(key);
+        return LEAVE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
+                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
+    }
+
+    @Override
+    public Uni<Boolean> release(String key, String owner) {
+        RedisKeys keys = keys(key);
+        return RELEASE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
+                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
+    }
+
+    @Override
+    public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
+        RedisKeys keys = keys(key);
+        return grant(TAKE_OVER, token -> AcquireResult.acquired(token.toLong()), key, owner, 2, keys.lock(),
+                keys.fence(), owner, Long.toString(leaseMillis), fencingRetentionMillis);
+    }
+
+    @Override
+    public Uni<Boolean> forceRelease(String key) {
+        RedisKeys keys = keys(key);
+        return FORCE_RELEASE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(),
+                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
+    }
+
+    @Override
+    public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
+        return RENEW.run(channel, 1, keys(key).lock(), owner, Long.toString(leaseMillis)).map(RedisLockStore::isOne);
+    }
+
+    @Override
+    public Uni<Boolean> isHeld(String key, String owner) {
+        return channel.send(Request.cmd(Command.GET).arg(keys(key).lock()))
+                .map(value -> value != null && owner.equals(value.toString()));
+    }
+
+    /**
+     * Checks, where the server allows {@code CONFIG GET}, that it never evicts keys ({@link RedisEvictionPolicy}).
+     */
+    @Override
+    public void start() {
+        RedisEvictionPolicy.check(channel);
+    }
+
+    @Override
+    public void noAnswer(Duration timeout) {
+        channel.noAnswer(timeout);
+    }
+
+    @Override
+    public Uni<Void> ping() {
+        return channel.send(Request.cmd(Command.PING)).replaceWithVoid();
+    }
+
+    /**
+     * Closes the connection that carries the lock commands.
+     */
+    @Override
+    public void close() {
+        channel.close();
+    }
+
+    @Override
+    public AutoCloseable watchReleases(ReleaseListener listener) {
+        if (releaseChannel.isEmpty()) {
+            return LockStore.super.watchReleases(listener);
+        }
+        // with replicas to wait for, a hand-over only wakes the waiter, which asks the store itself
+        RedisReleaseSubscriber subscriber = new RedisReleaseSubscriber(vertx, redis, releaseChannel, listener,
+                replicas.replicas() > 0);
+        subscriber.start();
+        return subscriber;
+    }
+
+    /**
+     * @return the Lua source of the acquire script as the server runs it, for tools that call it directly (the
+     *         benchmark's ceiling measurement)
+     */
+    public static String acquireScriptSource() {
+        return ACQUIRE.source();
+    }
+
+    /**
+     * @return the Lua source of the release script as the server runs it
+     */
+    public static String releaseScriptSource() {
+        return RELEASE.source();
+    }
+
+    RedisChannel channel() {
+        return channel;
+    }
+
+    RedisKeys keys(String key) {
+        return RedisKeys.of(keyPrefix, key);
+    }
+
+    private static AcquireResult toAcquireResult(Response reply) {
+        long value = reply.toLong();
+        return value > 0 ? AcquireResult.acquired(value) : AcquireResult.heldByAnother(-1 - value);
+    }
+
+    private static boolean isOne(Response reply) {
+        return reply.toLong() == 1L;
+    }
+}

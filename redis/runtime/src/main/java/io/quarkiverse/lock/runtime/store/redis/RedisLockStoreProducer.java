@@ -1,0 +1,101 @@
+package io.quarkiverse.lock.runtime.store.redis;
+
+import java.lang.annotation.Annotation;
+import java.time.Duration;
+import java.util.Optional;
+
+import jakarta.enterprise.inject.Default;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.spi.LockStore;
+import io.quarkus.arc.ActiveResult;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.InjectableInstance;
+import io.quarkus.redis.client.RedisClientName;
+import io.quarkus.runtime.configuration.ConfigurationException;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Redis;
+
+/**
+ * Produces the Redis {@link LockStore} on the Quarkus Redis client named by {@code quarkus.lock.redis.client-name};
+ * a bean only when the build chose the Redis store, whose build step also asks the Redis extension to create that
+ * client.
+ * <p>
+ * The client is looked up by its name when the store is made, not through an {@code Instance} injection point: such an
+ * injection point would make the Redis extension create every configured client.
+ */
+@Singleton
+public class RedisLockStoreProducer {
+
+    /**
+     * @param settings the validated settings
+     * @param redis the store's runtime configuration
+     * @param client the store's client configuration
+     * @param vertx the application's Vert.x
+     * @return the store
+     * @throws ConfigurationException if the named client is not configured, or a value is invalid
+     */
+    @Produces
+    @Singleton
+    LockStore redisLockStore(LockSettings settings, RedisLockRuntimeConfig redis, RedisLockBuildTimeConfig client,
+            Vertx vertx) {
+        long retention = LockSettings.positive("quarkus.lock.redis.fencing-retention", redis.fencingRetention())
+                .toMillis();
+        return new RedisLockStore(vertx, client(client.clientName()), settings.keyPrefix(), retention,
+                redis.releaseNotifications(), replicaAcknowledgement(redis, client.clientName(), settings));
+    }
+
+    /**
+     * @param name the client's name, empty for the default client
+     * @return the client
+     * @throws ConfigurationException if that client is not configured (the Redis extension deactivates a client that
+     *         has no hosts)
+     */
+    static Redis client(Optional<String> name) {
+        Annotation qualifier = name.<Annotation> map(RedisClientName.Literal::of).orElse(Default.Literal.INSTANCE);
+        InjectableInstance<Redis> client = Arc.container().select(Redis.class, qualifier);
+        ActiveResult active = client.isResolvable() ? client.getHandle().getBean().checkActive()
+                : ActiveResult.inactive("the Redis extension did not create it");
+        if (!active.value()) {
+            throw new ConfigurationException("quarkus.lock.redis.client-name names the Redis client '"
+                    + name.orElse("<default>") + "', but no such client is configured (set quarkus.redis"
+                    + name.map(n -> "." + n).orElse("") + ".hosts): " + active.inactiveReason());
+        }
+        return client.get();
+    }
+
+    /**
+     * @param redis the store's runtime configuration
+     * @param clientName the client's name, empty for the default client
+     * @param settings the validated settings
+     * @return the replica acknowledgement the configuration asks for
+     * @throws ConfigurationException if the values are invalid, or replicas are asked for on a cluster client
+     */
+    static ReplicaAcknowledgement replicaAcknowledgement(RedisLockRuntimeConfig redis, Optional<String> clientName,
+            LockSettings settings) {
+        if (redis.waitReplicas() == 0) {
+            return ReplicaAcknowledgement.NONE;
+        }
+        if (redis.waitReplicas() < 0) {
+            throw new ConfigurationException("quarkus.lock.redis.wait-replicas must not be negative, but is "
+                    + redis.waitReplicas());
+        }
+        Duration timeout = LockSettings.positive("quarkus.lock.redis.wait-timeout", redis.waitTimeout());
+        if (timeout.compareTo(settings.operationTimeout()) >= 0) {
+            throw new ConfigurationException("quarkus.lock.redis.wait-timeout (" + timeout + ") must be shorter than "
+                    + "quarkus.lock.operation-timeout (" + settings.operationTimeout() + ")");
+        }
+        String clientType = "quarkus.redis" + clientName.map(name -> "." + name).orElse("") + ".client-type";
+        if ("cluster".equalsIgnoreCase(ConfigProvider.getConfig().getOptionalValue(clientType, String.class)
+                .orElse("standalone"))) {
+            throw new ConfigurationException("quarkus.lock.redis.wait-replicas is not supported with " + clientType
+                    + "=cluster: the cluster client sends WAIT to a node of its choosing, not to the one that granted "
+                    + "the lock");
+        }
+        return new ReplicaAcknowledgement(redis.waitReplicas(), timeout.toMillis());
+    }
+}

@@ -1,0 +1,191 @@
+package io.quarkiverse.lock.faults;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.quarkiverse.lock.LockType;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.local.LocalLockStates;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
+import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
+import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.test.proxy.FaultCounts;
+import io.quarkiverse.lock.test.proxy.FaultProxy;
+import io.quarkiverse.lock.test.proxy.WireProtocol;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.vertx.UniHelper;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+/**
+ * The Redis store on one real {@code redis-server}: each instance is a registry over its own {@link RedisLockStore},
+ * on its own Vert.x and its own Redis client, connected through its own {@link FaultProxy}; the section log goes
+ * straight to the server.
+ */
+final class RedisUnderTest implements StoreUnderTest {
+
+    private static final String KEY_PREFIX = RandomizedFaultRun.KEY_PREFIX;
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final List<FaultProxy> proxies = new ArrayList<>();
+    private final List<Vertx> vertxes = new ArrayList<>();
+    private final List<DefaultLockRegistry> registries = new ArrayList<>();
+    private RedisServer server;
+    private Vertx logVertx;
+    private Redis logClient;
+    private RedisSectionLog log;
+    private RedisFaults faults;
+
+    @Override
+    public String name() {
+        return "redis";
+    }
+
+    @Override
+    public List<DefaultLockRegistry> start(int instances, LockSettings settings) {
+        server = RedisServer.start();
+        logVertx = Vertx.vertx();
+        logClient = Redis.createClient(logVertx, new RedisOptions().setConnectionString(server.uri())
+                .setMaxPoolSize(8).setMaxPoolWaiting(100_000));
+        log = new RedisSectionLog(logClient, KEY_PREFIX);
+        for (int i = 0; i < instances; i++) {
+            FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port(), WireProtocol.REDIS);
+            proxies.add(proxy);
+            Vertx vertx = Vertx.vertx();
+            vertxes.add(vertx);
+            Redis redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(proxy.redisUri()));
+            RedisLockStore store = new RedisLockStore(vertx, redis, KEY_PREFIX, Duration.ofHours(1).toMillis(), true);
+            DefaultLockRegistry registry = new DefaultLockRegistry(store, settings, new BackoffWaitStrategy(vertx),
+                    new LocalLockStates(), vertx);
+            registry.start();
+            registries.add(registry);
+        }
+        checkProbe(registries.get(0));
+        return List.copyOf(registries);
+    }
+
+    /**
+     * Checks that the log's probe reads the store's keys: it must see a real acquisition held, and then released.
+     */
+    private void checkProbe(DefaultLockRegistry registry) {
+        ReactiveDistributedLock lock = registry.obtain("probe-check", LockType.SINGLE_ENTRANT);
+        if (!lock.acquireOnce().await().atMost(TIMEOUT)) {
+            throw new IllegalStateException("Could not acquire the probe check's lock");
+        }
+        long token = lock.fencingToken().orElseThrow();
+        int whileHeld = log.start("probe-check", token).await().atMost(TIMEOUT).held();
+        lock.release().await().atMost(TIMEOUT);
+        int afterRelease = log.start("probe-check", token).await().atMost(TIMEOUT).held();
+        if (whileHeld != Section.HELD || afterRelease != Section.NOT_HELD) {
+            throw new IllegalStateException("The section log's probe does not read the Redis store's keys (held: "
+                    + whileHeld + ", after release: " + afterRelease + "): update RedisSectionLog to the store's "
+                    + "key layout");
+        }
+    }
+
+    @Override
+    public SectionLog log() {
+        return log;
+    }
+
+    @Override
+    public void startFaults(long seed, FaultTimeline timeline) {
+        faults = new RedisFaults(proxies, seed, timeline);
+        faults.start();
+    }
+
+    @Override
+    public void stopFaults() {
+        if (faults != null) {
+            faults.close();
+        }
+    }
+
+    @Override
+    public Map<String, Long> faultCounts() {
+        long drops = 0;
+        long delays = 0;
+        long cuts = 0;
+        long replacements = 0;
+        long swallowedBytes = 0;
+        for (FaultProxy proxy : proxies) {
+            FaultCounts counts = proxy.counts();
+            drops += counts.drops();
+            delays += counts.delays();
+            cuts += counts.cuts();
+            replacements += counts.replacements();
+            swallowedBytes += counts.swallowedBytes();
+        }
+        Map<String, Long> counts = new TreeMap<>();
+        counts.put("delayed replies (pub/sub messages included)", delays);
+        counts.put("delayed pub/sub messages", faults == null ? 0 : faults.pushDelays());
+        counts.put("cut connections", cuts);
+        counts.put("dropped replies", drops);
+        counts.put("replaced replies", replacements);
+        counts.put("swallowed bytes", swallowedBytes);
+        counts.put("swallow episodes", faults == null ? 0 : faults.swallows.get());
+        counts.put("cut-all episodes", faults == null ? 0 : faults.cutAlls.get());
+        counts.put("delay-and-cut storms", faults == null ? 0 : faults.storms.get());
+        counts.put("pub/sub lag episodes", faults == null ? 0 : faults.pushLags.get());
+        return counts;
+    }
+
+    @Override
+    public List<String> leftInStore(List<String> keys) {
+        List<String> left = new ArrayList<>();
+        String cursor = "0";
+        do {
+            Response page = send(Request.cmd(Command.SCAN).arg(cursor).arg("MATCH").arg(KEY_PREFIX + "*")
+                    .arg("COUNT").arg(1000));
+            cursor = page.get(0).toString();
+            for (Response key : page.get(1)) {
+                String name = key.toString();
+                if (name.endsWith(":fence")) {
+                    continue;
+                }
+                String type = send(Request.cmd(Command.TYPE).arg(name)).toString();
+                Response value = "string".equals(type) ? send(Request.cmd(Command.GET).arg(name)) : null;
+                long ttl = send(Request.cmd(Command.PTTL).arg(name)).toLong();
+                left.add(name + " (" + type + (value == null ? "" : " '" + value + "'")
+                        + (ttl == -1 ? ", held until released" : ", " + ttl + " ms left") + ")");
+            }
+        } while (!"0".equals(cursor));
+        return left;
+    }
+
+    private Response send(Request request) {
+        return Uni.createFrom().deferred(() -> UniHelper.toUni(logClient.send(request))).await().atMost(TIMEOUT);
+    }
+
+    @Override
+    public void close() {
+        try {
+            stopFaults();
+            for (DefaultLockRegistry registry : registries) {
+                registry.close();
+            }
+            for (FaultProxy proxy : proxies) {
+                proxy.close();
+            }
+            for (Vertx vertx : vertxes) {
+                vertx.close().toCompletionStage().toCompletableFuture().join();
+            }
+            if (logVertx != null) {
+                logVertx.close().toCompletionStage().toCompletableFuture().join();
+            }
+        } finally {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.quarkiverse.lock.runtime.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.lock.spi.ReleaseListener;
+
+/**
+ * The messages of the release channel reach the listener intact, whatever the lock's name holds.
+ */
+class ReleaseMessagesTest {
+
+    private final List<String> events = new ArrayList<>();
+    private final ReleaseListener listener = new ReleaseListener() {
+        @Override
+        public void released(String key) {
+            events.add("released[" + key + "]");
+        }
+
+        @Override
+        public void handedOver(String key, String owner, long token) {
+            events.add("handedOver[" + key + "|" + owner + "|" + token + "]");
+        }
+
+        @Override
+        public void mayHaveMissed() {
+            events.add("missed");
+        }
+    };
+
+    @Test
+    void aPlainReleaseNamesTheLock() {
+        RedisReleaseSubscriber.dispatch("R order-1", listener, false);
+        RedisReleaseSubscriber.dispatch("R with spaces and\nnewlines {}", listener, false);
+
+        assertThat(events).containsExactly("released[order-1]", "released[with spaces and\nnewlines {}]");
+    }
+
+    @Test
+    void aHandOverNamesTheLockTheNewOwnerAndItsToken() {
+        RedisReleaseSubscriber.dispatch("G Zm9vYmFyYmF6cXV4cXV1eA 1795979991245226 order 1 G x", listener, false);
+
+        assertThat(events).containsExactly("handedOver[order 1 G x|Zm9vYmFyYmF6cXV4cXV1eA|1795979991245226]");
+    }
+
+    @Test
+    void whenReplicasMustAcknowledgeAHandOverOnlyWakesTheWaiterSoItAsksTheStore() {
+        RedisReleaseSubscriber.dispatch("G Zm9vYmFyYmF6cXV4cXV1eA.1 1795979991245226 order 1", listener, true);
+
+        assertThat(events).containsExactly("released[order 1]");
+    }
+
+    @Test
+    void unknownMessagesAreIgnored() {
+        RedisReleaseSubscriber.dispatch("X something", listener, false);
+        RedisReleaseSubscriber.dispatch("G incomplete", listener, false);
+
+        assertThat(events).isEmpty();
+    }
+}
