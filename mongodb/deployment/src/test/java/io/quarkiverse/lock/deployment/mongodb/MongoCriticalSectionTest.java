@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import com.mongodb.client.model.UpdateOptions;
 
 import io.quarkiverse.lock.LockRegistry;
-import io.quarkiverse.lock.contract.CriticalSectionRace;
+import io.quarkiverse.lock.tck.CriticalSectionRace;
 import io.quarkiverse.lock.test.MongoTestServer;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.mongodb.reactive.ReactiveMongoCollection;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.contract.StoreRecovery;
+import io.quarkiverse.lock.tck.StoreRecovery;
 import io.quarkiverse.lock.test.RedisServer;
 import io.quarkus.test.QuarkusUnitTest;
 

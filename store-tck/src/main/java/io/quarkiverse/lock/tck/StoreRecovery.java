@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.contract;
+package io.quarkiverse.lock.tck;
 
 import java.time.Duration;
 import java.util.function.Predicate;

@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.contract;
+package io.quarkiverse.lock.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
