@@ -15,7 +15,7 @@ import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.contract.StoreRecovery;
-import io.quarkiverse.lock.runtime.local.LocalLockStates;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.test.RedisServer;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -7,11 +7,11 @@ import jakarta.inject.Inject;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.contract.LockContract;
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.redis.RedisKeys;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
-import io.quarkiverse.lock.runtime.wait.WaitStrategy;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
+import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
 

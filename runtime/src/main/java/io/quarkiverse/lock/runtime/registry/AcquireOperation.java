@@ -2,7 +2,7 @@ package io.quarkiverse.lock.runtime.registry;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.quarkiverse.lock.runtime.local.Waiter;
+import io.quarkiverse.lock.runtime.waiting.Waiter;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractUni;

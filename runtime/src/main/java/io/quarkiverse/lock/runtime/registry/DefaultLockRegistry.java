@@ -11,12 +11,12 @@ import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
+import io.quarkiverse.lock.runtime.store.TimeBoundedLockStore;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
+import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
-import io.quarkiverse.lock.runtime.store.TimeBoundedLockStore;
-import io.quarkiverse.lock.runtime.wait.WaitStrategy;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
