@@ -18,7 +18,7 @@ import io.smallrye.mutiny.Uni;
  */
 public final class InMemoryLockStore implements LockStore {
 
-    private final ConcurrentHashMap<String, Hold> locks = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, StoredLock> locks = new ConcurrentHashMap<>();
     private final AtomicLong lastToken = new AtomicLong();
     private final InstantSource clock;
 
@@ -42,12 +42,12 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
         long now = clock.millis();
-        Hold[] granted = new Hold[1];
-        Hold current = locks.compute(key, (k, hold) -> {
-            if (hold != null && hold.isLive(now)) {
-                return hold;
+        StoredLock[] granted = new StoredLock[1];
+        StoredLock current = locks.compute(key, (k, lock) -> {
+            if (lock != null && lock.isLive(now)) {
+                return lock;
             }
-            granted[0] = new Hold(owner, lastToken.incrementAndGet(), expiry(now, leaseMillis));
+            granted[0] = new StoredLock(owner, lastToken.incrementAndGet(), expiry(now, leaseMillis));
             return granted[0];
         });
         AcquireResult result = granted[0] != null
@@ -59,7 +59,7 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
         long now = clock.millis();
-        Hold granted = new Hold(owner, lastToken.incrementAndGet(), expiry(now, leaseMillis));
+        StoredLock granted = new StoredLock(owner, lastToken.incrementAndGet(), expiry(now, leaseMillis));
         locks.put(key, granted);
         return Uni.createFrom().item(AcquireResult.acquired(granted.token));
     }
@@ -67,7 +67,7 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public Uni<Boolean> forceRelease(String key) {
         long now = clock.millis();
-        Hold removed = locks.remove(key);
+        StoredLock removed = locks.remove(key);
         return Uni.createFrom().item(removed != null && removed.isLive(now));
     }
 
@@ -75,15 +75,15 @@ public final class InMemoryLockStore implements LockStore {
     public Uni<Boolean> release(String key, String owner) {
         long now = clock.millis();
         boolean[] released = new boolean[1];
-        locks.computeIfPresent(key, (k, hold) -> {
-            if (!hold.isLive(now)) {
+        locks.computeIfPresent(key, (k, lock) -> {
+            if (!lock.isLive(now)) {
                 return null;
             }
-            if (hold.owner.equals(owner)) {
+            if (lock.owner.equals(owner)) {
                 released[0] = true;
                 return null;
             }
-            return hold;
+            return lock;
         });
         return Uni.createFrom().item(released[0]);
     }
@@ -100,29 +100,29 @@ public final class InMemoryLockStore implements LockStore {
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
         long now = clock.millis();
         boolean[] renewed = new boolean[1];
-        locks.computeIfPresent(key, (k, hold) -> {
-            if (!hold.isLive(now)) {
+        locks.computeIfPresent(key, (k, lock) -> {
+            if (!lock.isLive(now)) {
                 return null;
             }
-            if (hold.owner.equals(owner)) {
+            if (lock.owner.equals(owner)) {
                 renewed[0] = true;
-                return new Hold(owner, hold.token, expiry(now, leaseMillis));
+                return new StoredLock(owner, lock.token, expiry(now, leaseMillis));
             }
-            return hold;
+            return lock;
         });
         return Uni.createFrom().item(renewed[0]);
     }
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        Hold hold = locks.get(key);
-        return Uni.createFrom().item(hold != null && hold.isLive(clock.millis()) && hold.owner.equals(owner));
+        StoredLock lock = locks.get(key);
+        return Uni.createFrom().item(lock != null && lock.isLive(clock.millis()) && lock.owner.equals(owner));
     }
 
     @Override
     public void evictExpired() {
         long now = clock.millis();
-        locks.values().removeIf(hold -> !hold.isLive(now));
+        locks.values().removeIf(lock -> !lock.isLive(now));
     }
 
     private static long expiry(long now, long leaseMillis) {
@@ -147,7 +147,7 @@ public final class InMemoryLockStore implements LockStore {
         return locks.size();
     }
 
-    private record Hold(String owner, long token, long expiresAtMillis) {
+    private record StoredLock(String owner, long token, long expiresAtMillis) {
 
         boolean isLive(long now) {
             return expiresAtMillis > now;
