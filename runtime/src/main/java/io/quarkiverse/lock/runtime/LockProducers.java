@@ -80,11 +80,11 @@ public class LockProducers {
     }
 
     /**
-     * @return the idle evictor, started by {@link LockRecorder#startEvictor}
+     * @return the idle evictor, started by {@link LockRecorder#start}
      */
     @Produces
     @Singleton
-    IdleLockEvictor idleLockEvictor(LocalLockStates states, LockStore store, Vertx vertx, LockSettings settings) {
-        return new IdleLockEvictor(states, store, vertx, settings.evictIdleInterval());
+    IdleLockEvictor idleLockEvictor(LocalLockStates states, Vertx vertx, LockSettings settings) {
+        return new IdleLockEvictor(states, vertx, settings.evictIdleInterval());
     }
 }

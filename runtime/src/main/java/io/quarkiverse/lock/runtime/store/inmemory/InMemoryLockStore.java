@@ -1,12 +1,16 @@
 package io.quarkiverse.lock.runtime.store.inmemory;
 
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jboss.logging.Logger;
+
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 
 /**
  * A store in this JVM's memory: the same semantics as the distributed stores, for one instance and for tests.
@@ -14,19 +18,41 @@ import io.smallrye.mutiny.Uni;
  * Each operation is one atomic {@link ConcurrentHashMap#compute} on the key. Every waiter is in this JVM, so the
  * local line of waiters ({@code KeyState}) is the whole line and the store keeps none. Fencing tokens come from one counter for
  * the whole store, so they increase strictly per key without keeping anything per key after a release. Expired locks
- * are removed when touched and by {@link #evictExpired()}.
+ * are removed when touched, by {@link #evictExpired()}, and, for a store given a sweep interval, periodically between
+ * {@link #start()} and {@link #close()}, so a key used once does not keep its expired lock in memory for good.
  */
 public final class InMemoryLockStore implements LockStore {
+
+    private static final Logger LOG = Logger.getLogger(InMemoryLockStore.class);
+    private static final long NOT_SWEEPING = -1;
 
     private final ConcurrentHashMap<String, StoredLock> locks = new ConcurrentHashMap<>();
     private final AtomicLong lastToken = new AtomicLong();
     private final InstantSource clock;
+    private final Vertx vertx;
+    private final long sweepMillis;
+    private long sweepTimer = NOT_SWEEPING;
 
     /**
+     * A store that removes expired locks only when they are touched or {@link #evictExpired()} is called.
+     *
      * @param clock the source of time for leases; {@link InstantSource#system()} outside tests
      */
     public InMemoryLockStore(InstantSource clock) {
+        this(clock, null, Duration.ZERO);
+    }
+
+    /**
+     * A store that also removes expired locks every {@code sweepInterval} while started.
+     *
+     * @param clock the source of time for leases; {@link InstantSource#system()} outside tests
+     * @param vertx the Vert.x instance whose timer drives the sweep, or {@code null} for no sweep
+     * @param sweepInterval how often to remove expired locks ({@code quarkus.lock.expire-evict-idle})
+     */
+    public InMemoryLockStore(InstantSource clock, Vertx vertx, Duration sweepInterval) {
         this.clock = clock;
+        this.vertx = vertx;
+        this.sweepMillis = Math.max(1, sweepInterval.toMillis());
     }
 
     @Override
@@ -37,6 +63,44 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public boolean answersAtOnce() {
         return true;
+    }
+
+    /**
+     * Starts removing expired locks periodically, if this store was given a Vert.x instance. Does nothing if already
+     * started.
+     */
+    @Override
+    public synchronized void start() {
+        if (vertx != null && sweepTimer == NOT_SWEEPING) {
+            sweepTimer = vertx.setPeriodic(sweepMillis, id -> sweep());
+            LOG.debugf("Expired in-memory locks are removed every %d ms", sweepMillis);
+        }
+    }
+
+    /**
+     * Stops removing expired locks periodically. Does nothing if not started.
+     */
+    @Override
+    public synchronized void close() {
+        if (sweepTimer != NOT_SWEEPING) {
+            vertx.cancelTimer(sweepTimer);
+            sweepTimer = NOT_SWEEPING;
+        }
+    }
+
+    /**
+     * @return {@code true} between {@link #start()} and {@link #close()} for a store that sweeps
+     */
+    public synchronized boolean isSweeping() {
+        return sweepTimer != NOT_SWEEPING;
+    }
+
+    private void sweep() {
+        try {
+            evictExpired();
+        } catch (RuntimeException e) {
+            LOG.warn("Removing expired in-memory locks failed; it runs again at the next interval", e);
+        }
     }
 
     @Override
@@ -119,7 +183,9 @@ public final class InMemoryLockStore implements LockStore {
         return Uni.createFrom().item(lock != null && lock.isLive(clock.millis()) && lock.owner.equals(owner));
     }
 
-    @Override
+    /**
+     * Removes every lock whose lease ran out now.
+     */
     public void evictExpired() {
         long now = clock.millis();
         locks.values().removeIf(lock -> !lock.isLive(now));
