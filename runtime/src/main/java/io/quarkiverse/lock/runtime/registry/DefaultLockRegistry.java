@@ -6,7 +6,6 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
@@ -15,9 +14,7 @@ import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.runtime.store.TimeBoundedLockStore;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
-import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
-import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
 /**
@@ -27,8 +24,6 @@ import io.vertx.core.Vertx;
 public final class DefaultLockRegistry implements LockRegistry {
 
     private static final Logger LOG = Logger.getLogger(DefaultLockRegistry.class);
-    /** The owner of markers; owner ids of handles are 22 base64url characters, so none is this. */
-    private static final String MARKER_OWNER = "marker";
 
     final LockStore store;
     private final LockStore unbounded;
@@ -117,38 +112,6 @@ public final class DefaultLockRegistry implements LockRegistry {
         store.close();
     }
 
-    /**
-     * Whether the store has the marker {@code key}: a permanent entry recording a fact (such as an applied change
-     * set), kept under an owner no handle has, so no lock acquisition can free it (an overriding release can).
-     *
-     * @param key the marker's key, as a lock key
-     * @return {@code true} if the marker is in the store; fails with {@link LockException} if the store failed
-     */
-    public Uni<Boolean> hasMarker(String key) {
-        String checked = LockArguments.requireKey(key);
-        return store.isHeld(checked, MARKER_OWNER)
-                .onFailure().transform(failure -> markerFailure(checked, "read", failure));
-    }
-
-    /**
-     * Puts the marker {@code key} in the store, for good.
-     *
-     * @param key the marker's key, as a lock key
-     * @return {@code true} if put now, {@code false} if it was there (or a lock held that key); fails with
-     *         {@link LockException} if the store failed
-     */
-    public Uni<Boolean> putMarker(String key) {
-        String checked = LockArguments.requireKey(key);
-        return store.tryAcquire(checked, MARKER_OWNER, LockStore.NO_EXPIRY, false)
-                .map(AcquireResult::acquired)
-                .onFailure().transform(failure -> markerFailure(checked, "write", failure));
-    }
-
-    private LockException markerFailure(String key, String operation, Throwable failure) {
-        return new LockException(key, "Could not " + operation + " the marker '" + key + "' in the " + store.name()
-                + " store: " + failure.getMessage(), failure);
-    }
-
     @Override
     public ReactiveDistributedLock obtain(String key, LockType type) {
         return new LockHandle(this, LockArguments.requireKey(key), OwnerIds.next(),
@@ -174,5 +137,13 @@ public final class DefaultLockRegistry implements LockRegistry {
      */
     public LockStore store() {
         return unbounded;
+    }
+
+    /**
+     * @return the store as every lock operation reaches it: each operation bounded in time by
+     *         {@code quarkus.lock.operation-timeout} (the {@link #store()} itself for a store that answers at once)
+     */
+    public LockStore boundedStore() {
+        return store;
     }
 }

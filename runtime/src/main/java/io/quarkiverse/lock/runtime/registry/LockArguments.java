@@ -16,7 +16,13 @@ public final class LockArguments {
     private LockArguments() {
     }
 
-    static String requireKey(String key) {
+    /**
+     * @param key a lock key
+     * @return the key
+     * @throws IllegalArgumentException if it is {@code null}, blank, or longer than
+     *         {@link LockRegistry#MAX_KEY_LENGTH} characters
+     */
+    public static String requireKey(String key) {
         if (key == null) {
             throw new IllegalArgumentException("key must not be null");
         }
