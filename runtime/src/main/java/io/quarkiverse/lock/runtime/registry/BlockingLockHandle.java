@@ -69,12 +69,12 @@ final class BlockingLockHandle implements DistributedLock {
 
     @Override
     public <T, E extends Exception> T acquireAndExecute(LockedSection<T, E> action) throws E {
-        return acquireAndExecute(handle.registry().defaultWait, handle.registry().defaultLease, action);
+        return acquireAndExecute(handle.services().defaultWait(), handle.services().defaultLease(), action);
     }
 
     @Override
     public <T, E extends Exception> T acquireAndExecute(Duration wait, LockedSection<T, E> action) throws E {
-        return acquireAndExecute(wait, handle.registry().defaultLease, action);
+        return acquireAndExecute(wait, handle.services().defaultLease(), action);
     }
 
     @Override

@@ -1,9 +1,5 @@
 package io.quarkiverse.lock.runtime.registry;
 
-import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.LockRegistry;
@@ -19,26 +15,20 @@ import io.vertx.core.Vertx;
 
 /**
  * The {@link LockRegistry} over one {@link LockStore}: hands out {@link LockHandle}s sharing the store, the wait
- * strategy and the local per-key state.
+ * strategy and the local per-key state ({@link LockServices}).
+ * <p>
+ * The store has two faces: {@link #store()}, as the store extension made it, and {@link #boundedStore()}, the same
+ * store with each operation bounded in time by {@code quarkus.lock.operation-timeout}, which every lock operation
+ * goes through.
  */
 public final class DefaultLockRegistry implements LockRegistry {
 
     private static final Logger LOG = Logger.getLogger(DefaultLockRegistry.class);
 
-    final LockStore store;
-    private final LockStore unbounded;
-    final WaitStrategy waitStrategy;
-    final LocalLockStates states;
-    final Duration defaultLease;
-    final Duration defaultWait;
-    final long defaultLeaseMillis;
-    final long defaultWaitNanos;
-    final Vertx vertx;
-    final Set<LeaseRenewal> renewals = ConcurrentHashMap.newKeySet();
-    final LockObserver observer;
+    private final LockStore store;
+    private final LockServices services;
     private final HandleOptions[] defaultOptions;
     private volatile AutoCloseable releaseWatch;
-    private volatile boolean closed;
 
     /**
      * @param store where the locks live
@@ -46,6 +36,7 @@ public final class DefaultLockRegistry implements LockRegistry {
      * @param waitStrategy how waiting acquisitions pause between attempts
      * @param states the local per-key state shared with the idle evictor
      * @param vertx the Vert.x instance whose timers renew leases
+     * @throws IllegalArgumentException if the settings hold an invalid default lease or wait
      */
     public DefaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
             LocalLockStates states, Vertx vertx) {
@@ -59,27 +50,25 @@ public final class DefaultLockRegistry implements LockRegistry {
      * @param states the local per-key state shared with the idle evictor
      * @param vertx the Vert.x instance whose timers renew leases
      * @param observer told what the locks do (metrics, Dev UI)
+     * @throws IllegalArgumentException if the settings hold an invalid default lease or wait
      */
     public DefaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
             LocalLockStates states, Vertx vertx, LockObserver observer) {
-        this.unbounded = store;
-        this.store = store.answersAtOnce() ? store
-                : new TimeBoundedLockStore(store, settings.operationTimeout(), vertx,
-                        (key, owner, leaseMillis) -> TakeBack.send(this, key, owner, leaseMillis).subscribe()
-                                .with(ignored -> {
-                                }));
-        this.waitStrategy = waitStrategy;
-        this.states = states;
-        this.vertx = vertx;
-        this.defaultLease = settings.defaultLease();
-        this.defaultWait = settings.defaultWait();
-        this.defaultLeaseMillis = LockArguments.requireLease(defaultLease);
-        this.defaultWaitNanos = LockArguments.requireWait(defaultWait);
-        this.observer = observer;
+        this.store = store;
+        LockStore bounded = store.answersAtOnce() ? store
+                : new TimeBoundedLockStore(store, settings.operationTimeout(), vertx, this::takeBackLateAnswer);
+        this.services = new LockServices(bounded, states, waitStrategy, vertx, observer, settings.defaultLease(),
+                settings.defaultWait());
         this.defaultOptions = new HandleOptions[LockType.values().length];
         for (LockType type : LockType.values()) {
             defaultOptions[type.ordinal()] = HandleOptions.defaults(type, settings.renewLease());
         }
+    }
+
+    /** Takes back an acquisition that the store completed after it timed out (see {@link TimeBoundedLockStore}). */
+    private void takeBackLateAnswer(String key, String owner, long leaseMillis) {
+        TakeBack.send(services, key, owner, leaseMillis).subscribe().with(ignored -> {
+        });
     }
 
     /**
@@ -87,8 +76,8 @@ public final class DefaultLockRegistry implements LockRegistry {
      * or tell a local waiter that a release handed it the lock.
      */
     public void start() {
-        store.start();
-        releaseWatch = store.watchReleases(states);
+        services.boundedStore().start();
+        releaseWatch = services.boundedStore().watchReleases(services.states());
     }
 
     /**
@@ -96,10 +85,7 @@ public final class DefaultLockRegistry implements LockRegistry {
      * then free when their leases run out, as they would if it crashed) and closes the store's connections.
      */
     public void close() {
-        closed = true;
-        for (LeaseRenewal renewal : renewals) {
-            renewal.stop();
-        }
+        services.close();
         AutoCloseable watch = releaseWatch;
         releaseWatch = null;
         if (watch != null) {
@@ -109,34 +95,34 @@ public final class DefaultLockRegistry implements LockRegistry {
                 LOG.debug("Could not stop listening to lock releases", e);
             }
         }
-        store.close();
-    }
-
-    @Override
-    public ReactiveDistributedLock obtain(String key, LockType type) {
-        return new LockHandle(this, LockArguments.requireKey(key), OwnerIds.next(),
-                defaultOptions[LockArguments.requireType(type).ordinal()]);
+        services.boundedStore().close();
     }
 
     /**
-     * @return {@code true} once {@link #close()} was called: acquisitions fail, and nothing is retried
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException if the key is {@code null}, blank or longer than {@link #MAX_KEY_LENGTH}, or
+     *         the type is {@code null}
      */
-    boolean isClosed() {
-        return closed;
+    @Override
+    public ReactiveDistributedLock obtain(String key, LockType type) {
+        return new LockHandle(services, LockArguments.requireKey(key), OwnerIds.next(),
+                defaultOptions[LockArguments.requireType(type).ordinal()]);
     }
 
     /**
      * @return the observers this registry tells what its locks do ({@link LockObserver#NONE} when there are none)
      */
     public LockObserver observer() {
-        return observer;
+        return services.observer();
     }
 
     /**
-     * @return the store this registry's locks live in
+     * @return the store this registry's locks live in, as the store extension made it: its operations are not bounded
+     *         in time (see {@link #boundedStore()})
      */
     public LockStore store() {
-        return unbounded;
+        return store;
     }
 
     /**
@@ -144,6 +130,6 @@ public final class DefaultLockRegistry implements LockRegistry {
      *         {@code quarkus.lock.operation-timeout} (the {@link #store()} itself for a store that answers at once)
      */
     public LockStore boundedStore() {
-        return store;
+        return services.boundedStore();
     }
 }

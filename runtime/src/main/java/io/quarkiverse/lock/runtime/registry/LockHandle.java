@@ -38,15 +38,15 @@ final class LockHandle implements ReactiveDistributedLock {
         }
     }
 
-    private final DefaultLockRegistry registry;
+    private final LockServices services;
     final String key;
     private final String id;
     private volatile Hold hold;
     private volatile long acquisitions;
     private volatile HandleOptions options;
 
-    LockHandle(DefaultLockRegistry registry, String key, String id, HandleOptions options) {
-        this.registry = registry;
+    LockHandle(LockServices services, String key, String id, HandleOptions options) {
+        this.services = services;
         this.key = key;
         this.id = id;
         this.options = options;
@@ -60,20 +60,26 @@ final class LockHandle implements ReactiveDistributedLock {
         return id + '.' + Long.toString((long) ACQUISITIONS.getAndAdd(this, 1L), 36);
     }
 
-    DefaultLockRegistry registry() {
-        return registry;
+    /**
+     * @return what this handle shares with the other handles of its registry
+     */
+    LockServices services() {
+        return services;
     }
 
-    LockStore store() {
-        return registry.store;
+    /**
+     * @return the store as lock operations reach it, bounded in time
+     */
+    LockStore boundedStore() {
+        return services.boundedStore();
     }
 
     LocalLockStates states() {
-        return registry.states;
+        return services.states();
     }
 
     WaitStrategy waitStrategy() {
-        return registry.waitStrategy;
+        return services.waitStrategy();
     }
 
     String metricsName() {
@@ -91,7 +97,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public Uni<Boolean> acquireOnce() {
-        return acquired(0, registry.defaultLeaseMillis);
+        return acquired(0, services.defaultLeaseMillis());
     }
 
     @Override
@@ -101,12 +107,12 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public Uni<Boolean> acquire() {
-        return acquired(registry.defaultWaitNanos, registry.defaultLeaseMillis);
+        return acquired(services.defaultWaitNanos(), services.defaultLeaseMillis());
     }
 
     @Override
     public Uni<Boolean> acquire(Duration wait) {
-        return acquired(LockArguments.requireWait(wait), registry.defaultLeaseMillis);
+        return acquired(LockArguments.requireWait(wait), services.defaultLeaseMillis());
     }
 
     @Override
@@ -142,7 +148,7 @@ final class LockHandle implements ReactiveDistributedLock {
     }
 
     void observeAcquisition(Hold held, long waitedNanos) {
-        LockObserver observer = registry.observer;
+        LockObserver observer = services.observer();
         if (observer == LockObserver.NONE) {
             return;
         }
@@ -176,11 +182,11 @@ final class LockHandle implements ReactiveDistributedLock {
         Hold current = (Hold) HOLD.getAndSet(this, null);
         if (current != null) {
             current.ended();
-            registry.observer.released(metricsName(), key, current.owner, current.heldNanos());
+            services.observer().released(metricsName(), key, current.owner, current.heldNanos());
         }
-        return registry.store.forceRelease(key)
+        return services.boundedStore().forceRelease(key)
                 .onFailure().transform(failure -> storeFailure("release", failure))
-                .onTermination().invoke(() -> registry.states.onReleased(key));
+                .onTermination().invoke(() -> services.states().onReleased(key));
     }
 
     @Override
@@ -190,7 +196,7 @@ final class LockHandle implements ReactiveDistributedLock {
             if (current == null || current.isLost()) {
                 return FALSE;
             }
-            return registry.store.isHeld(key, current.owner)
+            return services.boundedStore().isHeld(key, current.owner)
                     .onFailure().transform(failure -> storeFailure("check", failure));
         });
     }
@@ -221,12 +227,12 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public <T> Uni<T> acquireAndExecute(Uni<T> action) {
-        return acquireAndExecute(registry.defaultWait, action);
+        return acquireAndExecute(services.defaultWait(), action);
     }
 
     @Override
     public <T> Uni<T> acquireAndExecute(Duration wait, Uni<T> action) {
-        return acquireAndExecute(wait, registry.defaultLease, action);
+        return acquireAndExecute(wait, services.defaultLease(), action);
     }
 
     @Override
@@ -240,12 +246,12 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public <T> Multi<T> acquireAndExecuteMany(Multi<T> action) {
-        return acquireAndExecuteMany(registry.defaultWait, action);
+        return acquireAndExecuteMany(services.defaultWait(), action);
     }
 
     @Override
     public <T> Multi<T> acquireAndExecuteMany(Duration wait, Multi<T> action) {
-        return acquireAndExecuteMany(wait, registry.defaultLease, action);
+        return acquireAndExecuteMany(wait, services.defaultLease(), action);
     }
 
     @Override
@@ -264,7 +270,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public String toString() {
-        return "Lock[key=" + key + ", type=" + options.type() + ", store=" + registry.store.name() + ", held=" + (hold != null)
+        return "Lock[key=" + key + ", type=" + options.type() + ", store=" + services.boundedStore().name() + ", held=" + (hold != null)
                 + "]";
     }
 
@@ -323,8 +329,8 @@ final class LockHandle implements ReactiveDistributedLock {
         if (failure instanceof LockException lockException) {
             return lockException;
         }
-        registry.observer.storeFailed(metricsName(), key, operation);
+        services.observer().storeFailed(metricsName(), key, operation);
         return new LockException(key, "Could not " + operation + " lock '" + key + "' in the "
-                + registry.store.name() + " store: " + failure.getMessage(), failure);
+                + services.boundedStore().name() + " store: " + failure.getMessage(), failure);
     }
 }

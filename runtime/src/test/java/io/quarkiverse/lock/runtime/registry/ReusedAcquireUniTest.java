@@ -92,7 +92,7 @@ class ReusedAcquireUniTest {
                     + "handle's token %s; another handle can acquire: %s%n", round, lock.fencingToken(), free);
             assertThat(free).as("round %d: a cancelled subscription leaves the lock free", round).isTrue();
             // free it again for the next round (the other handle took it)
-            assertThat(registry.store.forceRelease(key).await().atMost(Duration.ofSeconds(5))).isTrue();
+            assertThat(registry.boundedStore().forceRelease(key).await().atMost(Duration.ofSeconds(5))).isTrue();
         }
     }
 
