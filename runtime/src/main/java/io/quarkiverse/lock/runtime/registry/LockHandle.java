@@ -325,12 +325,12 @@ final class LockHandle implements ReactiveDistributedLock {
         return HOLD.compareAndSet(this, held, null);
     }
 
+    /**
+     * @param operation what failed, as a verb
+     * @param failure what the store failed with
+     * @return the failure to hand to this handle's caller ({@link StoreFailures})
+     */
     LockException storeFailure(String operation, Throwable failure) {
-        if (failure instanceof LockException lockException) {
-            return lockException;
-        }
-        services.observer().storeFailed(metricsName(), key, operation);
-        return new LockException(key, "Could not " + operation + " lock '" + key + "' in the "
-                + services.boundedStore().name() + " store: " + failure.getMessage(), failure);
+        return services.failures().toLockException(metricsName(), key, operation, failure);
     }
 }

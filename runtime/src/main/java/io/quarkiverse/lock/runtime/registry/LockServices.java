@@ -13,8 +13,8 @@ import io.vertx.core.Vertx;
 /**
  * What the handles of one registry share, handed to each handle and through it to the operations it starts: the store
  * as lock operations reach it (bounded in time), the local lines of waiters, the wait strategy, the Vert.x instance
- * whose timers renew leases and retry take-backs, the observer, the configured defaults, the lease renewals running,
- * and whether the registry was closed.
+ * whose timers renew leases and retry take-backs, the observer and the mapping of store failures, the configured
+ * defaults, the lease renewals running, and whether the registry was closed.
  */
 final class LockServices {
 
@@ -23,6 +23,7 @@ final class LockServices {
     private final WaitStrategy waitStrategy;
     private final Vertx vertx;
     private final LockObserver observer;
+    private final StoreFailures failures;
     private final Duration defaultLease;
     private final Duration defaultWait;
     private final long defaultLeaseMillis;
@@ -47,6 +48,7 @@ final class LockServices {
         this.waitStrategy = waitStrategy;
         this.vertx = vertx;
         this.observer = observer;
+        this.failures = new StoreFailures(boundedStore, observer);
         this.defaultLease = defaultLease;
         this.defaultWait = defaultWait;
         this.defaultLeaseMillis = LockArguments.requireLease(defaultLease);
@@ -83,6 +85,13 @@ final class LockServices {
      */
     LockObserver observer() {
         return observer;
+    }
+
+    /**
+     * @return what turns a store's failure into the {@code LockException} callers see
+     */
+    StoreFailures failures() {
+        return failures;
     }
 
     Duration defaultLease() {
