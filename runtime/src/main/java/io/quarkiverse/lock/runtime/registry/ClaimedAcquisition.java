@@ -3,6 +3,7 @@ package io.quarkiverse.lock.runtime.registry;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractUni;
@@ -115,6 +116,19 @@ final class ClaimedAcquisition extends AbstractUni<Hold> {
         }
     }
 
+    /** Tells the registry's observer the outcome of the acquisition. */
+    private void observe(Hold held, long waitedNanos) {
+        LockObserver observer = handle.services().observer();
+        if (observer == LockObserver.NONE) {
+            return;
+        }
+        if (held != null) {
+            observer.acquired(handle.metricsName(), handle.key, held.owner, held.token, waitedNanos);
+        } else {
+            observer.notAcquired(handle.metricsName(), handle.key, waitedNanos);
+        }
+    }
+
     @Override
     public void subscribe(UniSubscriber<? super Hold> downstream) {
         acquisition.subscribe().withSubscriber(new Relay(downstream));
@@ -144,7 +158,7 @@ final class ClaimedAcquisition extends AbstractUni<Hold> {
         @Override
         public void onItem(Hold item) {
             hold = item;
-            handle.observeAcquisition(item, System.nanoTime() - startNanos);
+            observe(item, System.nanoTime() - startNanos);
             if (state.compareAndSet(WAITING, EMITTED)) {
                 downstream.onItem(item);
             } else {

@@ -8,9 +8,7 @@ import java.util.OptionalLong;
 import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockExpiredException;
-import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.quarkiverse.lock.spi.LockStore;
@@ -127,66 +125,22 @@ final class LockHandle implements ReactiveDistributedLock {
     }
 
     /**
-     * Acquires as this handle's type says: a reentrant handle that holds the lock enters its hold again, an
-     * overriding handle takes the lock over, any other waits for it.
+     * Acquires as this handle's type says ({@link LockTypeStrategy#acquisition}).
      *
      * @return emits the hold acquired or entered again, or {@code null} if not acquired
      */
     Uni<Hold> acquisition(long waitNanos, long leaseMillis) {
-        switch (options.type()) {
-            case REENTRANT:
-                return Uni.createFrom().deferred(() -> {
-                    Hold current = hold;
-                    return current == null ? new AcquireOperation(this, waitNanos, leaseMillis, false)
-                            : new ReentryOperation(this, current, waitNanos, leaseMillis);
-                });
-            case OVERRIDING:
-                return new AcquireOperation(this, 0, leaseMillis, true);
-            default:
-                return new AcquireOperation(this, waitNanos, leaseMillis, false);
-        }
+        return options.strategy().acquisition(this, waitNanos, leaseMillis);
     }
 
-    void observeAcquisition(Hold held, long waitedNanos) {
-        LockObserver observer = services.observer();
-        if (observer == LockObserver.NONE) {
-            return;
-        }
-        if (held != null) {
-            observer.acquired(metricsName(), key, held.owner, held.token, waitedNanos);
-        } else {
-            observer.notAcquired(metricsName(), key, waitedNanos);
-        }
-    }
-
-    /** Forgets a hold a re-entry found lost in the store. */
-    void dropLostHold(Hold lost) {
-        if (HOLD.compareAndSet(this, lost, null)) {
-            lost.lost(new LockExpiredException(key));
-        }
-    }
-
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Releases as this handle's type says ({@link LockTypeStrategy#release}).
+     */
     @Override
     public Uni<Boolean> release() {
-        if (options.type() == LockType.OVERRIDING) {
-            return Uni.createFrom().deferred(this::releaseWhoeverHolds);
-        }
-        return Uni.createFrom().deferred(() -> {
-            Hold current = hold;
-            return current == null ? FALSE : releaseHold(current);
-        });
-    }
-
-    /** An overriding handle's release: frees the lock whoever holds it. */
-    private Uni<Boolean> releaseWhoeverHolds() {
-        Hold current = (Hold) HOLD.getAndSet(this, null);
-        if (current != null) {
-            current.ended();
-            services.observer().released(metricsName(), key, current.owner, current.heldNanos());
-        }
-        return services.boundedStore().forceRelease(key)
-                .onFailure().transform(failure -> storeFailure("release", failure))
-                .onTermination().invoke(() -> services.states().onReleased(key));
+        return options.strategy().release(this);
     }
 
     @Override
@@ -270,8 +224,15 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public String toString() {
-        return "Lock[key=" + key + ", type=" + options.type() + ", store=" + services.boundedStore().name() + ", held=" + (hold != null)
-                + "]";
+        return "Lock[key=" + key + ", type=" + options.type() + ", store=" + services.boundedStore().name() + ", held="
+                + (hold != null) + "]";
+    }
+
+    /**
+     * @return the hold this handle has, or {@code null}
+     */
+    Hold currentHold() {
+        return hold;
     }
 
     /**
@@ -295,8 +256,7 @@ final class LockHandle implements ReactiveDistributedLock {
     Hold onGranted(String owner, long token, long leaseMillis, long sentNanos) {
         HandleOptions current = options;
         LockHandle renewedBy = current.renewLease() && leaseMillis != LockStore.NO_EXPIRY ? this : null;
-        Hold granted = current.type() == LockType.REENTRANT ? new ReentrantHold(owner, token, leaseMillis, renewedBy)
-                : new Hold(owner, token, leaseMillis, renewedBy);
+        Hold granted = current.strategy().newHold(owner, token, leaseMillis, renewedBy);
         Hold previous = (Hold) HOLD.getAndSet(this, granted);
         if (previous != null) {
             previous.lost(new LockExpiredException(key));
@@ -323,6 +283,22 @@ final class LockHandle implements ReactiveDistributedLock {
      */
     boolean dropHold(Hold held) {
         return HOLD.compareAndSet(this, held, null);
+    }
+
+    /** Forgets a hold a re-entry found lost in the store. */
+    void dropLostHold(Hold lost) {
+        if (HOLD.compareAndSet(this, lost, null)) {
+            lost.lost(new LockExpiredException(key));
+        }
+    }
+
+    /**
+     * Takes whatever hold this handle has away from it (an overriding release).
+     *
+     * @return the hold it had, or {@code null}
+     */
+    Hold takeHold() {
+        return (Hold) HOLD.getAndSet(this, null);
     }
 
     /**
