@@ -24,14 +24,18 @@ final class GuardedExecution {
 
     /**
      * @param handle the handle
-     * @param waitNanos how long to wait for the lock
-     * @param leaseMillis the lease
-     * @param wait the wait as given, for the failure's message
+     * @param wait how long to wait for the lock
+     * @param lease the lease
      * @param action the action
      * @return the action's item; fails with {@link CannotAcquireLockException} when the wait ran out, with
      *         {@link LockExpiredException} when the lock was found lost, or with the action's failure
+     * @throws IllegalArgumentException if the wait, the lease or the action is invalid, or the lease is shorter than
+     *         the handle's minimum hold
      */
-    static <T> Uni<T> uni(LockHandle handle, long waitNanos, long leaseMillis, Duration wait, Uni<T> action) {
+    static <T> Uni<T> uni(LockHandle handle, Duration wait, Duration lease, Uni<T> action) {
+        long waitNanos = LockArguments.requireWait(wait);
+        long leaseMillis = leaseMillis(handle, lease);
+        LockArguments.requireAction(action);
         return Uni.createFrom().deferred(() -> {
             ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
             return claim.flatMap(held -> {
@@ -48,13 +52,16 @@ final class GuardedExecution {
 
     /**
      * @param handle the handle
-     * @param waitNanos how long to wait for the lock
-     * @param leaseMillis the lease
-     * @param wait the wait as given, for the failure's message
+     * @param wait how long to wait for the lock
+     * @param lease the lease
      * @param action the action
      * @return the action's items; fails as {@link #uni} does
+     * @throws IllegalArgumentException as {@link #uni} does
      */
-    static <T> Multi<T> multi(LockHandle handle, long waitNanos, long leaseMillis, Duration wait, Multi<T> action) {
+    static <T> Multi<T> multi(LockHandle handle, Duration wait, Duration lease, Multi<T> action) {
+        long waitNanos = LockArguments.requireWait(wait);
+        long leaseMillis = leaseMillis(handle, lease);
+        LockArguments.requireAction(action);
         return Multi.createFrom().deferred(() -> {
             ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
             return claim.onItem().transformToMulti(held -> {
@@ -67,6 +74,10 @@ final class GuardedExecution {
                         .onCancellation().invoke(() -> claim.giveBackOnCancellation(CANCELLED));
             });
         });
+    }
+
+    private static long leaseMillis(LockHandle handle, Duration lease) {
+        return LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease), handle.holdAtLeastMillis());
     }
 
     /**

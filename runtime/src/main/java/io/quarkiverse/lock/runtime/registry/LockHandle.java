@@ -191,11 +191,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public <T> Uni<T> acquireAndExecute(Duration wait, Duration lease, Uni<T> action) {
-        long waitNanos = LockArguments.requireWait(wait);
-        long leaseMillis = LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease),
-                options.holdAtLeastMillis());
-        LockArguments.requireAction(action);
-        return GuardedExecution.uni(this, waitNanos, leaseMillis, wait, action);
+        return GuardedExecution.uni(this, wait, lease, action);
     }
 
     @Override
@@ -210,11 +206,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public <T> Multi<T> acquireAndExecuteMany(Duration wait, Duration lease, Multi<T> action) {
-        long waitNanos = LockArguments.requireWait(wait);
-        long leaseMillis = LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease),
-                options.holdAtLeastMillis());
-        LockArguments.requireAction(action);
-        return GuardedExecution.multi(this, waitNanos, leaseMillis, wait, action);
+        return GuardedExecution.multi(this, wait, lease, action);
     }
 
     @Override
