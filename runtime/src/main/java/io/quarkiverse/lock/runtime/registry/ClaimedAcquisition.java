@@ -22,7 +22,7 @@ import io.smallrye.mutiny.subscription.UniSubscription;
  * emission and the action's subscription reaching {@code flatMap} (which cancels only an inner subscription it
  * already has) would give the hold back and leave the action to run, entirely, without the lock.
  */
-final class ClaimedAcquisition extends AbstractUni<Hold> {
+final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLockHandle.Claim {
 
     private final LockHandle handle;
     private final Uni<Hold> acquisition;
@@ -49,12 +49,21 @@ final class ClaimedAcquisition extends AbstractUni<Hold> {
      *         this handle no longer had the hold; fails with {@code LockExpiredException} when the store no longer
      *         had it for this acquisition
      */
-    Uni<Boolean> giveBack() {
+    @Override
+    public Uni<Boolean> giveBack() {
         Hold current = hold;
         if (current == null || !given.compareAndSet(false, true)) {
             return Uni.createFrom().item(Boolean.FALSE);
         }
         return handle.releaseHold(current);
+    }
+
+    /**
+     * @return emits {@code true} once acquired, {@code false} if not
+     */
+    @Override
+    public Uni<Boolean> acquisition() {
+        return map(held -> held != null);
     }
 
     /**

@@ -11,7 +11,8 @@ import io.smallrye.mutiny.subscription.Cancellable;
 
 /**
  * Runs an action only while a handle holds its lock: acquires, runs the action, and gives the hold back when the
- * action ends with an item or completion, a failure, or a cancellation, exactly once ({@link ClaimedAcquisition}). A
+ * action ends with an item or completion, a failure, or a cancellation, exactly once ({@link ClaimedAcquisition}); for
+ * a {@code Uni}, a {@code Multi}, and the sections of the blocking view ({@link BlockingLockHandle}). A
  * cancelled execution gives back only what it acquired itself: an entry of a reentrant hold it entered, never a hold
  * the handle had before.
  */
@@ -76,6 +77,15 @@ final class GuardedExecution {
         });
     }
 
+    /**
+     * @param handle the handle
+     * @return where the blocking view of the handle gets the acquisitions of its guarded sections: each gives back
+     *         only the hold it got ({@link ClaimedAcquisition})
+     */
+    static BlockingLockHandle.Sections sections(LockHandle handle) {
+        return new HandleSections(handle);
+    }
+
     private static long leaseMillis(LockHandle handle, Duration lease) {
         return LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease), handle.holdAtLeastMillis());
     }
@@ -128,5 +138,24 @@ final class GuardedExecution {
         return claim.giveBack()
                 .onFailure().invoke(actionFailure::addSuppressed)
                 .onFailure().recoverWithItem(Boolean.FALSE);
+    }
+
+    private record HandleSections(LockHandle handle) implements BlockingLockHandle.Sections {
+
+        @Override
+        public Duration defaultWait() {
+            return handle.services().defaultWait();
+        }
+
+        @Override
+        public Duration defaultLease() {
+            return handle.services().defaultLease();
+        }
+
+        @Override
+        public BlockingLockHandle.Claim claim(Duration wait, Duration lease) {
+            long waitNanos = LockArguments.requireWait(wait);
+            return new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis(handle, lease)));
+        }
     }
 }

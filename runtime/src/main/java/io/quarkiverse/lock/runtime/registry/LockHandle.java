@@ -211,7 +211,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public DistributedLock toBlocking() {
-        return new BlockingLockHandle(this);
+        return new BlockingLockHandle(this, GuardedExecution.sections(this));
     }
 
     @Override
