@@ -19,7 +19,9 @@ import io.smallrye.mutiny.Uni;
  * A handle on one lock: a key, an unguessable id of its own, and its current {@link Hold} ({@code null} when it holds
  * nothing). Each acquisition gets an owner id of its own ({@link #newAcquisitionId()}), so the store, the hand-over
  * messages and the local line tell this handle's acquisitions apart. The hold is taken and cleared by compare-and-set,
- * so one hold is released at most once however release, failure and cancellation race.
+ * so one hold is released at most once however release, failure and cancellation race. What the handle's type decides
+ * is its {@link LockTypeStrategy}; guarded executions run in {@link GuardedExecution}; what it shares with the other
+ * handles of its registry comes as {@link LockServices}.
  */
 final class LockHandle implements ReactiveDistributedLock {
 
@@ -58,16 +60,12 @@ final class LockHandle implements ReactiveDistributedLock {
         return id + '.' + Long.toString((long) ACQUISITIONS.getAndAdd(this, 1L), 36);
     }
 
-    /**
-     * @return what this handle shares with the other handles of its registry
-     */
+    /** What this handle shares with the other handles of its registry. */
     LockServices services() {
         return services;
     }
 
-    /**
-     * @return the store as lock operations reach it, bounded in time
-     */
+    /** The store as lock operations reach it, bounded in time. */
     LockStore boundedStore() {
         return services.boundedStore();
     }
@@ -220,16 +218,12 @@ final class LockHandle implements ReactiveDistributedLock {
                 + (hold != null) + "]";
     }
 
-    /**
-     * @return the hold this handle has, or {@code null}
-     */
+    /** The hold this handle has, or {@code null}. */
     Hold currentHold() {
         return hold;
     }
 
-    /**
-     * @return {@code true} if this handle has a hold that was not found lost
-     */
+    /** Whether this handle has a hold that was not found lost. */
     boolean isHeldLocally() {
         Hold current = hold;
         return current != null && !current.isLost();
@@ -270,9 +264,7 @@ final class LockHandle implements ReactiveDistributedLock {
         return HoldRelease.release(this, held, holdAtLeastMillis());
     }
 
-    /**
-     * @return {@code true} if this handle had that hold, which it now no longer has
-     */
+    /** Drops that hold: {@code true} if this handle had it (and now no longer has), {@code false} otherwise. */
     boolean dropHold(Hold held) {
         return HOLD.compareAndSet(this, held, null);
     }
