@@ -18,9 +18,9 @@ import org.jboss.jandex.Type;
 import io.quarkiverse.lock.LockKey;
 import io.quarkiverse.lock.Locked;
 import io.quarkiverse.lock.runtime.LockRecorder;
+import io.quarkiverse.lock.runtime.interceptor.CompiledLockKey;
 import io.quarkiverse.lock.runtime.interceptor.LockedDurations;
 import io.quarkiverse.lock.runtime.interceptor.LockedInterceptor;
-import io.quarkiverse.lock.runtime.interceptor.LockedKeyTemplate;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AnnotationsTransformerBuildItem;
 import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildItem;
@@ -48,7 +48,7 @@ class LockedProcessor {
     @BuildStep
     AdditionalBeanBuildItem interceptor() {
         return AdditionalBeanBuildItem.builder()
-                .addBeanClasses(LockedInterceptor.class, Locked.class, LockedKeyTemplate.class)
+                .addBeanClasses(LockedInterceptor.class, Locked.class, CompiledLockKey.class)
                 .setUnremovable()
                 .build();
     }
@@ -92,7 +92,7 @@ class LockedProcessor {
                 .whenMethod(keys::containsKey)
                 .transform(context -> {
                     LockKeyTemplate key = keys.get(context.declaration().asMethod());
-                    context.add(AnnotationInstance.builder(LockedKeyTemplate.class)
+                    context.add(AnnotationInstance.builder(CompiledLockKey.class)
                             .add("literals", key.literalArray())
                             .add("positions", key.positionArray())
                             .build());

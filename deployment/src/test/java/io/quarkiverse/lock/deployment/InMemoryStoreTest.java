@@ -12,13 +12,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.local.IdleLockEvictor;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
+import io.quarkiverse.lock.runtime.waiting.IdleLockEvictor;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * The in-memory store chosen by configuration: the defaults apply, the startup says the locks are local, and the
- * idle evictor runs while the application does and stops at shutdown.
+ * idle evictor (and the store's sweep of expired locks) runs while the application does; the evictor stops at shutdown.
  */
 class InMemoryStoreTest {
 
@@ -70,6 +71,8 @@ class InMemoryStoreTest {
     @Test
     void theEvictorRunsWhileTheApplicationRuns() {
         assertThat(evictor.isRunning()).isTrue();
+        assertThat(((InMemoryLockStore) internal.store()).isSweeping()).as("the store sweeps its expired locks")
+                .isTrue();
         System.getProperties().put(EVICTOR, evictor);
     }
 

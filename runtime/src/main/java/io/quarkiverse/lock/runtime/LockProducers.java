@@ -10,15 +10,15 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.migration.LockMigrator;
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.local.IdleLockEvictor;
-import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.migration.StoreLockMigrator;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.runtime.observe.LockObservers;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
+import io.quarkiverse.lock.runtime.waiting.IdleLockEvictor;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
+import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.quarkiverse.lock.spi.LockStore;
-import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
-import io.quarkiverse.lock.runtime.wait.WaitStrategy;
 import io.vertx.core.Vertx;
 
 /**
@@ -80,11 +80,11 @@ public class LockProducers {
     }
 
     /**
-     * @return the idle evictor, started by {@link LockRecorder#startEvictor}
+     * @return the idle evictor, started by {@link LockRecorder#start}
      */
     @Produces
     @Singleton
-    IdleLockEvictor idleLockEvictor(LocalLockStates states, LockStore store, Vertx vertx, LockSettings settings) {
-        return new IdleLockEvictor(states, store, vertx, settings.evictIdleInterval());
+    IdleLockEvictor idleLockEvictor(LocalLockStates states, Vertx vertx, LockSettings settings) {
+        return new IdleLockEvictor(states, vertx, settings.evictIdleInterval());
     }
 }

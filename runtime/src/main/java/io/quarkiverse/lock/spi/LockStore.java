@@ -148,11 +148,4 @@ public interface LockStore {
      */
     default void close() {
     }
-
-    /**
-     * Frees local memory held by locks whose lease ran out. Called periodically by the idle evictor; stores that keep
-     * nothing locally (the server expires keys itself) do nothing.
-     */
-    default void evictExpired() {
-    }
 }

@@ -22,9 +22,13 @@ import io.quarkiverse.lock.runtime.registry.LockArguments;
  * </pre>
  *
  * Handles behave like real ones (single-entrant unless obtained as reentrant, release answers {@code true} only for
- * the holder, the
- * {@code acquireAndExecute} family runs the action only when the answer is "acquired", fencing tokens increase), but
- * nothing is shared between handles: the answers alone decide. Safe to use from several threads.
+ * the holder, the {@code acquireAndExecute} family runs the action only when the answer is "acquired", fencing tokens
+ * increase), but nothing is shared between handles: the answers alone decide. Arguments are checked as the real
+ * registry checks them, so a test fails on what production refuses (a blank key or one longer than
+ * {@link #MAX_KEY_LENGTH} characters, a negative wait, a lease that is not positive, a {@code null} action), except
+ * the checks that depend on the configuration (a lease shorter than a handle's {@code withHoldAtLeast}). The blocking
+ * view is the real one (in a Quarkus application it refuses to block a Vert.x event loop). Safe to use from several
+ * threads.
  */
 public final class LockRegistryStub implements LockRegistry {
 
@@ -73,13 +77,13 @@ public final class LockRegistryStub implements LockRegistry {
      * A {@link LockType#REENTRANT} handle that holds its lock acquires it again without using an answer (counted as
      * an acquisition) and needs as many releases; an {@link LockType#OVERRIDING} handle answers as told, like a
      * single-entrant one: nothing is shared between handles, so there is nobody to override.
+     *
+     * @throws IllegalArgumentException if the key is {@code null}, blank or longer than {@link #MAX_KEY_LENGTH}
+     *         characters, or the type is {@code null}, as the real registry does
      */
     @Override
     public ReactiveDistributedLock obtain(String key, LockType type) {
-        if (key == null || key.isBlank()) {
-            throw new IllegalArgumentException("key must not be null or blank");
-        }
-        return new StubLock(this, key, LockArguments.requireType(type) == LockType.REENTRANT);
+        return new StubLock(this, LockArguments.requireKey(key), LockArguments.requireType(type) == LockType.REENTRANT);
     }
 
     /**

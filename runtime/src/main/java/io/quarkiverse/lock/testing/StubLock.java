@@ -5,18 +5,22 @@ import java.util.OptionalLong;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.DistributedLock;
-import io.quarkiverse.lock.LockedSection;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.registry.BlockingLockHandle;
 import io.quarkiverse.lock.runtime.registry.LockArguments;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
- * A handle of {@link LockRegistryStub}: answers acquisitions as the stub says and keeps its own hold.
+ * A handle of {@link LockRegistryStub}: answers acquisitions as the stub says and keeps its own hold. Its arguments are
+ * checked as production checks them ({@link LockArguments}), and its blocking view is production's
+ * ({@link BlockingLockHandle}).
  */
-final class StubLock implements ReactiveDistributedLock {
+final class StubLock implements ReactiveDistributedLock, BlockingLockHandle.Sections {
 
     private static final Duration NO_WAIT = Duration.ZERO;
+    /** The lease of an acquisition that names none: the default of {@code quarkus.lock.expire-after}. */
+    private static final Duration DEFAULT_LEASE = Duration.ofSeconds(10);
 
     private final LockRegistryStub registry;
     private final String key;
@@ -52,11 +56,14 @@ final class StubLock implements ReactiveDistributedLock {
 
     @Override
     public Uni<Boolean> acquire(Duration wait) {
+        LockArguments.requireWait(wait);
         return acquireOnce();
     }
 
     @Override
     public Uni<Boolean> acquire(Duration wait, Duration lease) {
+        LockArguments.requireWait(wait);
+        LockArguments.requireLease(lease);
         return acquireOnce();
     }
 
@@ -127,11 +134,12 @@ final class StubLock implements ReactiveDistributedLock {
 
     @Override
     public <T> Uni<T> acquireAndExecute(Duration wait, Uni<T> action) {
-        return acquireAndExecute(wait, NO_WAIT, action);
+        return acquireAndExecute(wait, DEFAULT_LEASE, action);
     }
 
     @Override
     public <T> Uni<T> acquireAndExecute(Duration wait, Duration lease, Uni<T> action) {
+        checkExecution(wait, lease, action);
         return acquireOnce().flatMap(acquired -> acquired
                 ? action.onTermination().call(this::release)
                 : Uni.createFrom().failure(new CannotAcquireLockException(key, wait)));
@@ -144,102 +152,57 @@ final class StubLock implements ReactiveDistributedLock {
 
     @Override
     public <T> Multi<T> acquireAndExecuteMany(Duration wait, Multi<T> action) {
-        return acquireAndExecuteMany(wait, NO_WAIT, action);
+        return acquireAndExecuteMany(wait, DEFAULT_LEASE, action);
     }
 
     @Override
     public <T> Multi<T> acquireAndExecuteMany(Duration wait, Duration lease, Multi<T> action) {
+        checkExecution(wait, lease, action);
         return acquireOnce().onItem().transformToMulti(acquired -> acquired
                 ? action.onTermination().call((failure, cancelled) -> release())
                 : Multi.createFrom().failure(new CannotAcquireLockException(key, wait)));
     }
 
+    private static void checkExecution(Duration wait, Duration lease, Object action) {
+        LockArguments.requireWait(wait);
+        LockArguments.requireLease(lease);
+        LockArguments.requireAction(action);
+    }
+
     @Override
     public DistributedLock toBlocking() {
-        StubLock lock = this;
-        return new DistributedLock() {
+        return new BlockingLockHandle(this, this);
+    }
+
+    /**
+     * @return no wait: the stub answers at once
+     */
+    @Override
+    public Duration defaultWait() {
+        return NO_WAIT;
+    }
+
+    @Override
+    public Duration defaultLease() {
+        return DEFAULT_LEASE;
+    }
+
+    /**
+     * A section of the blocking view: acquires as {@link #acquireOnce()} does, and gives back with {@link #release()}.
+     */
+    @Override
+    public BlockingLockHandle.Claim claim(Duration wait, Duration lease) {
+        LockArguments.requireWait(wait);
+        LockArguments.requireLease(lease);
+        return new BlockingLockHandle.Claim() {
             @Override
-            public String getLockKey() {
-                return key;
+            public Uni<Boolean> acquisition() {
+                return acquireOnce();
             }
 
             @Override
-            public boolean acquireOnce() {
-                return tryAcquire();
-            }
-
-            @Override
-            public boolean acquireForever() {
-                return tryAcquire();
-            }
-
-            @Override
-            public boolean acquire() {
-                return tryAcquire();
-            }
-
-            @Override
-            public boolean acquire(Duration wait) {
-                return tryAcquire();
-            }
-
-            @Override
-            public boolean acquire(Duration wait, Duration lease) {
-                return tryAcquire();
-            }
-
-            @Override
-            public boolean release() {
-                return releaseNow();
-            }
-
-            @Override
-            public boolean isAcquired() {
-                return token != 0;
-            }
-
-            @Override
-            public OptionalLong fencingToken() {
-                return lock.fencingToken();
-            }
-
-            @Override
-            public <T, E extends Exception> T acquireAndExecute(LockedSection<T, E> action) throws E {
-                return acquireAndExecute(NO_WAIT, NO_WAIT, action);
-            }
-
-            @Override
-            public <T, E extends Exception> T acquireAndExecute(Duration wait, LockedSection<T, E> action) throws E {
-                return acquireAndExecute(wait, NO_WAIT, action);
-            }
-
-            @Override
-            public <T, E extends Exception> T acquireAndExecute(Duration wait, Duration lease,
-                    LockedSection<T, E> action) throws E {
-                if (!tryAcquire()) {
-                    throw new CannotAcquireLockException(key, wait);
-                }
-                try {
-                    return action.run();
-                } finally {
-                    releaseNow();
-                }
-            }
-
-            @Override
-            public DistributedLock withLeaseRenewal(boolean renew) {
-                return this;
-            }
-
-            @Override
-            public DistributedLock withHoldAtLeast(Duration holdAtLeast) {
-                lock.withHoldAtLeast(holdAtLeast);
-                return this;
-            }
-
-            @Override
-            public ReactiveDistributedLock toReactive() {
-                return lock;
+            public Uni<Boolean> giveBack() {
+                return release();
             }
         };
     }

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
@@ -13,7 +15,14 @@ import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
+import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 
 /**
  * The stub registry used the way a user's unit test would: around a small service that runs a job under a lock.
@@ -122,5 +131,53 @@ class LockRegistryStubTest {
                 .as("the second scripted answer").isFalse();
         assertThatThrownBy(() -> locks.obtain("k", null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("type");
+    }
+
+    @Test
+    void theStubRefusesWhatTheRealRegistryRefusesWithTheSameMessage() {
+        LockRegistryStub locks = LockRegistryStub.alwaysFree();
+        String longest = "k".repeat(LockRegistry.MAX_KEY_LENGTH);
+        String tooLong = longest + "k";
+        Vertx vertx = Vertx.vertx();
+        try {
+            LockRegistry real = new DefaultLockRegistry(new InMemoryLockStore(InstantSource.system()),
+                    new LockSettings(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(1), "lock:",
+                            false, Duration.ofSeconds(5)),
+                    new BackoffWaitStrategy(vertx), new LocalLockStates(), vertx);
+
+            assertThat(locks.obtain(longest).getLockKey()).isEqualTo(longest);
+            assertThat(real.obtain(longest).getLockKey()).isEqualTo(longest);
+            assertRefusedAlike(() -> locks.obtain(tooLong), () -> real.obtain(tooLong), "at most 512 characters");
+            assertRefusedAlike(() -> locks.obtainBlocking(tooLong), () -> real.obtainBlocking(tooLong),
+                    "at most 512 characters");
+            assertRefusedAlike(() -> locks.obtain(" "), () -> real.obtain(" "), "blank");
+            assertRefusedAlike(() -> locks.obtain(null), () -> real.obtain(null), "null");
+
+            ReactiveDistributedLock stub = locks.obtain("k");
+            ReactiveDistributedLock lock = real.obtain("k");
+            assertRefusedAlike(() -> stub.acquire(Duration.ofSeconds(-1)), () -> lock.acquire(Duration.ofSeconds(-1)),
+                    "wait");
+            assertRefusedAlike(() -> stub.acquire(Duration.ZERO, Duration.ZERO),
+                    () -> lock.acquire(Duration.ZERO, Duration.ZERO), "lease");
+            assertRefusedAlike(() -> stub.acquireAndExecute((Uni<String>) null),
+                    () -> lock.acquireAndExecute((Uni<String>) null), "action");
+            assertRefusedAlike(() -> stub.acquireAndExecuteMany(Duration.ZERO, Duration.ofMillis(-5), Multi.createFrom()
+                    .item("x")), () -> lock.acquireAndExecuteMany(Duration.ZERO, Duration.ofMillis(-5), Multi.createFrom()
+                            .item("x")), "lease");
+            assertRefusedAlike(() -> stub.toBlocking().acquireAndExecute(Duration.ofSeconds(-1), () -> "x"),
+                    () -> lock.toBlocking().acquireAndExecute(Duration.ofSeconds(-1), () -> "x"), "wait");
+            assertRefusedAlike(() -> stub.toBlocking().acquireAndExecute(null),
+                    () -> lock.toBlocking().acquireAndExecute(null), "action");
+            assertThat(locks.acquireCalls()).as("nothing refused reached the answers").isZero();
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().join();
+        }
+    }
+
+    private static void assertRefusedAlike(ThrowingCallable stub, ThrowingCallable real, String mentioning) {
+        Throwable expected = org.assertj.core.api.Assertions.catchThrowable(real);
+        assertThat(expected).as("the real registry refuses it").isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(mentioning);
+        assertThatThrownBy(stub).isInstanceOf(IllegalArgumentException.class).hasMessage(expected.getMessage());
     }
 }

@@ -4,8 +4,8 @@ import java.time.Duration;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
-import io.quarkiverse.lock.runtime.wait.WaitStrategy;
+import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
+import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.quarkiverse.lock.spi.LockStore;
 import io.vertx.core.Vertx;
 

@@ -16,8 +16,8 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.LockRegistry;
-import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.Locked;
+import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkus.arc.ArcInvocationContext;
@@ -62,7 +62,7 @@ public class LockedInterceptor {
     Object lock(InvocationContext context) throws Exception {
         LockedMethod method = methods.computeIfAbsent(context.getMethod(), m -> LockedMethod.of(m,
                 ArcInvocationContext.findIterceptorBinding(context, Locked.class),
-                ArcInvocationContext.findIterceptorBinding(context, LockedKeyTemplate.class), settings));
+                ArcInvocationContext.findIterceptorBinding(context, CompiledLockKey.class), settings));
         String key = method.key(context.getParameters());
         IllegalStateException nested = LockedCallChain.nestedCall(key, method);
         switch (method.returnType) {

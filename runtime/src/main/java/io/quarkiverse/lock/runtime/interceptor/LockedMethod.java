@@ -40,7 +40,7 @@ final class LockedMethod {
         this.positions = positions;
     }
 
-    static LockedMethod of(Method method, Locked locked, LockedKeyTemplate template, LockSettings settings) {
+    static LockedMethod of(Method method, Locked locked, CompiledLockKey key, LockSettings settings) {
         String name = method.getDeclaringClass().getName() + "#" + method.getName();
         Duration lease = LockedDurations.resolve(locked.expireAfter(), settings.defaultLease(),
                 "@Locked(expireAfter) of " + name, false);
@@ -53,7 +53,7 @@ final class LockedMethod {
                 locked.whenBusy() == Locked.WhenBusy.SKIP,
                 locked.leaseRenewal() == Locked.LeaseRenewal.CONFIGURED ? settings.renewLease()
                         : locked.leaseRenewal() == Locked.LeaseRenewal.ON,
-                locked.key().isBlank() ? name : locked.key(), template.literals(), template.positions());
+                locked.key().isBlank() ? name : locked.key(), key.literals(), key.positions());
     }
 
     /**

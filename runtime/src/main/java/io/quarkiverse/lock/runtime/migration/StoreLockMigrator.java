@@ -26,12 +26,14 @@ public final class StoreLockMigrator implements LockMigrator {
     private static final Logger LOG = Logger.getLogger(StoreLockMigrator.class);
 
     private final DefaultLockRegistry registry;
+    private final MigrationMarkers markers;
 
     /**
      * @param registry the registry whose store holds the migration lock and the records
      */
     public StoreLockMigrator(DefaultLockRegistry registry) {
         this.registry = registry;
+        this.markers = new MigrationMarkers(registry.boundedStore());
     }
 
     @Override
@@ -75,12 +77,12 @@ public final class StoreLockMigrator implements LockMigrator {
         return Multi.createFrom().iterable(changeSets)
                 .onItem().transformToUniAndConcatenate(changeSet -> {
                     String record = recordKey(name, changeSet.id());
-                    return registry.hasMarker(record).flatMap(done -> {
+                    return markers.has(record).flatMap(done -> {
                         if (done) {
                             alreadyApplied.add(changeSet.id());
                             return Uni.createFrom().voidItem();
                         }
-                        return apply(name, changeSet).call(() -> registry.putMarker(record))
+                        return apply(name, changeSet).call(() -> markers.put(record))
                                 .invoke(() -> applied.add(changeSet.id()));
                     });
                 })

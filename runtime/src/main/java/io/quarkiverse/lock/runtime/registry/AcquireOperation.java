@@ -2,7 +2,7 @@ package io.quarkiverse.lock.runtime.registry;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.quarkiverse.lock.runtime.local.Waiter;
+import io.quarkiverse.lock.runtime.waiting.Waiter;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractUni;
@@ -116,7 +116,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
 
         /** Submits one attempt, unless the acquisition ended or an attempt is in flight. */
         private void attempt() {
-            if (handle.registry().isClosed()) {
+            if (handle.services().isClosed()) {
                 onFailure(new IllegalStateException("the application is shutting down"));
                 return;
             }
@@ -129,8 +129,8 @@ final class AcquireOperation extends AbstractUni<Hold> {
             }
             long sentNanos = System.nanoTime();
             try {
-                Uni<AcquireResult> call = takeOver ? handle.store().takeOver(handle.key, owner, leaseMillis)
-                        : handle.store().tryAcquire(handle.key, owner, leaseMillis, waits());
+                Uni<AcquireResult> call = takeOver ? handle.boundedStore().takeOver(handle.key, owner, leaseMillis)
+                        : handle.boundedStore().tryAcquire(handle.key, owner, leaseMillis, waits());
                 call.subscribe().with(result -> onResult(result, sentNanos), this::onAttemptFailure);
             } catch (RuntimeException e) {
                 onAttemptFailure(e);
@@ -275,7 +275,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
         }
 
         private Uni<Boolean> takeBack() {
-            return TakeBack.send(handle.registry(), handle.key, owner, leaseMillis);
+            return TakeBack.send(handle.services(), handle.key, owner, leaseMillis);
         }
 
         private void finish() {

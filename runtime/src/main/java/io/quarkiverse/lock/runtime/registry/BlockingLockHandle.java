@@ -5,88 +5,144 @@ import java.util.OptionalLong;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.DistributedLock;
+import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockedSection;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.smallrye.mutiny.Uni;
 
 /**
- * The blocking view of a {@link LockHandle}: each method awaits the reactive one ({@link BlockingWait}), refusing with
- * an {@link IllegalStateException} on a thread that must not block (a Vert.x event loop). An interrupt abandons an
+ * The blocking view of a reactive lock: each method awaits the reactive one ({@link BlockingWait}), refusing with an
+ * {@link IllegalStateException} on a thread that must not block (a Vert.x event loop). An interrupt abandons an
  * acquisition (which takes back whatever the store granted it) but not a release. A guarded section gives back only
- * the hold its own acquisition got, like the reactive one.
+ * the hold its own acquisition got ({@link Claim}), like the reactive one.
+ * <p>
+ * The registry's handles and the test stub's ({@code io.quarkiverse.lock.testing}) share it, so the stub's blocking view
+ * behaves as production's does.
  */
-final class BlockingLockHandle implements DistributedLock {
+public final class BlockingLockHandle implements DistributedLock {
 
-    private final LockHandle handle;
+    /**
+     * Where the guarded sections of a blocking view get their acquisitions.
+     */
+    public interface Sections {
 
-    BlockingLockHandle(LockHandle handle) {
-        this.handle = handle;
+        /**
+         * @return the wait of a section that names none
+         */
+        Duration defaultWait();
+
+        /**
+         * @return the lease of a section that names none
+         */
+        Duration defaultLease();
+
+        /**
+         * Prepares the acquisition of one guarded section. Nothing reaches the store before the claim's
+         * {@link Claim#acquisition()} is subscribed.
+         *
+         * @param wait how long to wait for the lock
+         * @param lease the lease
+         * @return the claim
+         * @throws IllegalArgumentException if the wait or the lease is invalid
+         */
+        Claim claim(Duration wait, Duration lease);
+    }
+
+    /**
+     * One guarded section's acquisition, and the give-back of exactly what it acquired.
+     */
+    public interface Claim {
+
+        /**
+         * @return emits {@code true} once acquired, {@code false} if the wait ran out; cancelling it abandons the
+         *         acquisition; fails with {@code LockException} if the store failed
+         */
+        Uni<Boolean> acquisition();
+
+        /**
+         * Gives back what the acquisition got, at most once.
+         *
+         * @return {@code true} when released; {@code false} when there was nothing to give back or the lock's handle no
+         *         longer had it; fails with {@link LockExpiredException} when the store no longer had the lock for this
+         *         acquisition
+         */
+        Uni<Boolean> giveBack();
+    }
+
+    private final ReactiveDistributedLock lock;
+    private final Sections sections;
+
+    /**
+     * @param lock the reactive lock this view awaits
+     * @param sections where this view's guarded sections get their acquisitions (the lock's own)
+     */
+    public BlockingLockHandle(ReactiveDistributedLock lock, Sections sections) {
+        this.lock = lock;
+        this.sections = sections;
     }
 
     @Override
     public String getLockKey() {
-        return handle.getLockKey();
+        return lock.getLockKey();
     }
 
     @Override
     public boolean acquireOnce() {
-        return BlockingWait.interruptibly(handle.acquireOnce());
+        return BlockingWait.interruptibly(lock.acquireOnce());
     }
 
     @Override
     public boolean acquireForever() {
-        return BlockingWait.interruptibly(handle.acquireForever());
+        return BlockingWait.interruptibly(lock.acquireForever());
     }
 
     @Override
     public boolean acquire() {
-        return BlockingWait.interruptibly(handle.acquire());
+        return BlockingWait.interruptibly(lock.acquire());
     }
 
     @Override
     public boolean acquire(Duration wait) {
-        return BlockingWait.interruptibly(handle.acquire(wait));
+        return BlockingWait.interruptibly(lock.acquire(wait));
     }
 
     @Override
     public boolean acquire(Duration wait, Duration lease) {
-        return BlockingWait.interruptibly(handle.acquire(wait, lease));
+        return BlockingWait.interruptibly(lock.acquire(wait, lease));
     }
 
     @Override
     public boolean release() {
-        return BlockingWait.uninterruptibly(handle.release());
+        return BlockingWait.uninterruptibly(lock.release());
     }
 
     @Override
     public boolean isAcquired() {
-        return BlockingWait.interruptibly(handle.isAcquired());
+        return BlockingWait.interruptibly(lock.isAcquired());
     }
 
     @Override
     public OptionalLong fencingToken() {
-        return handle.fencingToken();
+        return lock.fencingToken();
     }
 
     @Override
     public <T, E extends Exception> T acquireAndExecute(LockedSection<T, E> action) throws E {
-        return acquireAndExecute(handle.registry().defaultWait, handle.registry().defaultLease, action);
+        return acquireAndExecute(sections.defaultWait(), sections.defaultLease(), action);
     }
 
     @Override
     public <T, E extends Exception> T acquireAndExecute(Duration wait, LockedSection<T, E> action) throws E {
-        return acquireAndExecute(wait, handle.registry().defaultLease, action);
+        return acquireAndExecute(wait, sections.defaultLease(), action);
     }
 
     @Override
     public <T, E extends Exception> T acquireAndExecute(Duration wait, Duration lease, LockedSection<T, E> action)
             throws E {
-        long waitNanos = LockArguments.requireWait(wait);
-        long leaseMillis = LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease),
-                handle.holdAtLeastMillis());
+        Claim claim = sections.claim(wait, lease);
         LockArguments.requireAction(action);
-        ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
-        if (BlockingWait.interruptibly(claim) == null) {
-            throw new CannotAcquireLockException(handle.key, wait);
+        if (!BlockingWait.interruptibly(claim.acquisition())) {
+            throw new CannotAcquireLockException(lock.getLockKey(), wait);
         }
         T result;
         try {
@@ -105,18 +161,18 @@ final class BlockingLockHandle implements DistributedLock {
 
     @Override
     public DistributedLock withLeaseRenewal(boolean renew) {
-        handle.withLeaseRenewal(renew);
+        lock.withLeaseRenewal(renew);
         return this;
     }
 
     @Override
     public DistributedLock withHoldAtLeast(Duration holdAtLeast) {
-        handle.withHoldAtLeast(holdAtLeast);
+        lock.withHoldAtLeast(holdAtLeast);
         return this;
     }
 
     @Override
     public ReactiveDistributedLock toReactive() {
-        return handle;
+        return lock;
     }
 }

@@ -3,6 +3,7 @@ package io.quarkiverse.lock.runtime.registry;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractUni;
@@ -21,7 +22,7 @@ import io.smallrye.mutiny.subscription.UniSubscription;
  * emission and the action's subscription reaching {@code flatMap} (which cancels only an inner subscription it
  * already has) would give the hold back and leave the action to run, entirely, without the lock.
  */
-final class ClaimedAcquisition extends AbstractUni<Hold> {
+final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLockHandle.Claim {
 
     private final LockHandle handle;
     private final Uni<Hold> acquisition;
@@ -48,12 +49,21 @@ final class ClaimedAcquisition extends AbstractUni<Hold> {
      *         this handle no longer had the hold; fails with {@code LockExpiredException} when the store no longer
      *         had it for this acquisition
      */
-    Uni<Boolean> giveBack() {
+    @Override
+    public Uni<Boolean> giveBack() {
         Hold current = hold;
         if (current == null || !given.compareAndSet(false, true)) {
             return Uni.createFrom().item(Boolean.FALSE);
         }
         return handle.releaseHold(current);
+    }
+
+    /**
+     * @return emits {@code true} once acquired, {@code false} if not
+     */
+    @Override
+    public Uni<Boolean> acquisition() {
+        return map(held -> held != null);
     }
 
     /**
@@ -115,6 +125,19 @@ final class ClaimedAcquisition extends AbstractUni<Hold> {
         }
     }
 
+    /** Tells the registry's observer the outcome of the acquisition. */
+    private void observe(Hold held, long waitedNanos) {
+        LockObserver observer = handle.services().observer();
+        if (observer == LockObserver.NONE) {
+            return;
+        }
+        if (held != null) {
+            observer.acquired(handle.metricsName(), handle.key, held.owner, held.token, waitedNanos);
+        } else {
+            observer.notAcquired(handle.metricsName(), handle.key, waitedNanos);
+        }
+    }
+
     @Override
     public void subscribe(UniSubscriber<? super Hold> downstream) {
         acquisition.subscribe().withSubscriber(new Relay(downstream));
@@ -144,7 +167,7 @@ final class ClaimedAcquisition extends AbstractUni<Hold> {
         @Override
         public void onItem(Hold item) {
             hold = item;
-            handle.observeAcquisition(item, System.nanoTime() - startNanos);
+            observe(item, System.nanoTime() - startNanos);
             if (state.compareAndSet(WAITING, EMITTED)) {
                 downstream.onItem(item);
             } else {

@@ -1,49 +1,34 @@
 package io.quarkiverse.lock.runtime.registry;
 
-import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
-import io.quarkiverse.lock.spi.AcquireResult;
-import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.runtime.store.TimeBoundedLockStore;
-import io.quarkiverse.lock.runtime.wait.WaitStrategy;
-import io.smallrye.mutiny.Uni;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
+import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
+import io.quarkiverse.lock.spi.LockStore;
 import io.vertx.core.Vertx;
 
 /**
  * The {@link LockRegistry} over one {@link LockStore}: hands out {@link LockHandle}s sharing the store, the wait
- * strategy and the local per-key state.
+ * strategy and the local per-key state ({@link LockServices}).
+ * <p>
+ * The store has two faces: {@link #store()}, as the store extension made it, and {@link #boundedStore()}, the same
+ * store with each operation bounded in time by {@code quarkus.lock.operation-timeout}, which every lock operation
+ * goes through.
  */
 public final class DefaultLockRegistry implements LockRegistry {
 
     private static final Logger LOG = Logger.getLogger(DefaultLockRegistry.class);
-    /** The owner of markers; owner ids of handles are 22 base64url characters, so none is this. */
-    private static final String MARKER_OWNER = "marker";
 
-    final LockStore store;
-    private final LockStore unbounded;
-    final WaitStrategy waitStrategy;
-    final LocalLockStates states;
-    final Duration defaultLease;
-    final Duration defaultWait;
-    final long defaultLeaseMillis;
-    final long defaultWaitNanos;
-    final Vertx vertx;
-    final Set<LeaseRenewal> renewals = ConcurrentHashMap.newKeySet();
-    final LockObserver observer;
+    private final LockStore store;
+    private final LockServices services;
     private final HandleOptions[] defaultOptions;
     private volatile AutoCloseable releaseWatch;
-    private volatile boolean closed;
 
     /**
      * @param store where the locks live
@@ -51,6 +36,7 @@ public final class DefaultLockRegistry implements LockRegistry {
      * @param waitStrategy how waiting acquisitions pause between attempts
      * @param states the local per-key state shared with the idle evictor
      * @param vertx the Vert.x instance whose timers renew leases
+     * @throws IllegalArgumentException if the settings hold an invalid default lease or wait
      */
     public DefaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
             LocalLockStates states, Vertx vertx) {
@@ -64,27 +50,25 @@ public final class DefaultLockRegistry implements LockRegistry {
      * @param states the local per-key state shared with the idle evictor
      * @param vertx the Vert.x instance whose timers renew leases
      * @param observer told what the locks do (metrics, Dev UI)
+     * @throws IllegalArgumentException if the settings hold an invalid default lease or wait
      */
     public DefaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
             LocalLockStates states, Vertx vertx, LockObserver observer) {
-        this.unbounded = store;
-        this.store = store.answersAtOnce() ? store
-                : new TimeBoundedLockStore(store, settings.operationTimeout(), vertx,
-                        (key, owner, leaseMillis) -> TakeBack.send(this, key, owner, leaseMillis).subscribe()
-                                .with(ignored -> {
-                                }));
-        this.waitStrategy = waitStrategy;
-        this.states = states;
-        this.vertx = vertx;
-        this.defaultLease = settings.defaultLease();
-        this.defaultWait = settings.defaultWait();
-        this.defaultLeaseMillis = LockArguments.requireLease(defaultLease);
-        this.defaultWaitNanos = LockArguments.requireWait(defaultWait);
-        this.observer = observer;
+        this.store = store;
+        LockStore bounded = store.answersAtOnce() ? store
+                : new TimeBoundedLockStore(store, settings.operationTimeout(), vertx, this::takeBackLateAnswer);
+        this.services = new LockServices(bounded, states, waitStrategy, vertx, observer, settings.defaultLease(),
+                settings.defaultWait());
         this.defaultOptions = new HandleOptions[LockType.values().length];
         for (LockType type : LockType.values()) {
             defaultOptions[type.ordinal()] = HandleOptions.defaults(type, settings.renewLease());
         }
+    }
+
+    /** Takes back an acquisition that the store completed after it timed out (see {@link TimeBoundedLockStore}). */
+    private void takeBackLateAnswer(String key, String owner, long leaseMillis) {
+        TakeBack.send(services, key, owner, leaseMillis).subscribe().with(ignored -> {
+        });
     }
 
     /**
@@ -92,8 +76,8 @@ public final class DefaultLockRegistry implements LockRegistry {
      * or tell a local waiter that a release handed it the lock.
      */
     public void start() {
-        store.start();
-        releaseWatch = store.watchReleases(states);
+        services.boundedStore().start();
+        releaseWatch = services.boundedStore().watchReleases(services.states());
     }
 
     /**
@@ -101,10 +85,7 @@ public final class DefaultLockRegistry implements LockRegistry {
      * then free when their leases run out, as they would if it crashed) and closes the store's connections.
      */
     public void close() {
-        closed = true;
-        for (LeaseRenewal renewal : renewals) {
-            renewal.stop();
-        }
+        services.close();
         AutoCloseable watch = releaseWatch;
         releaseWatch = null;
         if (watch != null) {
@@ -114,65 +95,41 @@ public final class DefaultLockRegistry implements LockRegistry {
                 LOG.debug("Could not stop listening to lock releases", e);
             }
         }
-        store.close();
+        services.boundedStore().close();
     }
 
     /**
-     * Whether the store has the marker {@code key}: a permanent entry recording a fact (such as an applied change
-     * set), kept under an owner no handle has, so no lock acquisition can free it (an overriding release can).
+     * {@inheritDoc}
      *
-     * @param key the marker's key, as a lock key
-     * @return {@code true} if the marker is in the store; fails with {@link LockException} if the store failed
+     * @throws IllegalArgumentException if the key is {@code null}, blank or longer than {@link #MAX_KEY_LENGTH}, or
+     *         the type is {@code null}
      */
-    public Uni<Boolean> hasMarker(String key) {
-        String checked = LockArguments.requireKey(key);
-        return store.isHeld(checked, MARKER_OWNER)
-                .onFailure().transform(failure -> markerFailure(checked, "read", failure));
-    }
-
-    /**
-     * Puts the marker {@code key} in the store, for good.
-     *
-     * @param key the marker's key, as a lock key
-     * @return {@code true} if put now, {@code false} if it was there (or a lock held that key); fails with
-     *         {@link LockException} if the store failed
-     */
-    public Uni<Boolean> putMarker(String key) {
-        String checked = LockArguments.requireKey(key);
-        return store.tryAcquire(checked, MARKER_OWNER, LockStore.NO_EXPIRY, false)
-                .map(AcquireResult::acquired)
-                .onFailure().transform(failure -> markerFailure(checked, "write", failure));
-    }
-
-    private LockException markerFailure(String key, String operation, Throwable failure) {
-        return new LockException(key, "Could not " + operation + " the marker '" + key + "' in the " + store.name()
-                + " store: " + failure.getMessage(), failure);
-    }
-
     @Override
     public ReactiveDistributedLock obtain(String key, LockType type) {
-        return new LockHandle(this, LockArguments.requireKey(key), OwnerIds.next(),
+        return new LockHandle(services, LockArguments.requireKey(key), OwnerIds.next(),
                 defaultOptions[LockArguments.requireType(type).ordinal()]);
-    }
-
-    /**
-     * @return {@code true} once {@link #close()} was called: acquisitions fail, and nothing is retried
-     */
-    boolean isClosed() {
-        return closed;
     }
 
     /**
      * @return the observers this registry tells what its locks do ({@link LockObserver#NONE} when there are none)
      */
     public LockObserver observer() {
-        return observer;
+        return services.observer();
     }
 
     /**
-     * @return the store this registry's locks live in
+     * @return the store this registry's locks live in, as the store extension made it: its operations are not bounded
+     *         in time (see {@link #boundedStore()})
      */
     public LockStore store() {
-        return unbounded;
+        return store;
+    }
+
+    /**
+     * @return the store as every lock operation reaches it: each operation bounded in time by
+     *         {@code quarkus.lock.operation-timeout} (the {@link #store()} itself for a store that answers at once)
+     */
+    public LockStore boundedStore() {
+        return services.boundedStore();
     }
 }

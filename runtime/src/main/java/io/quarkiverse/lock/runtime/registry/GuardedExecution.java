@@ -11,7 +11,8 @@ import io.smallrye.mutiny.subscription.Cancellable;
 
 /**
  * Runs an action only while a handle holds its lock: acquires, runs the action, and gives the hold back when the
- * action ends with an item or completion, a failure, or a cancellation, exactly once ({@link ClaimedAcquisition}). A
+ * action ends with an item or completion, a failure, or a cancellation, exactly once ({@link ClaimedAcquisition}); for
+ * a {@code Uni}, a {@code Multi}, and the sections of the blocking view ({@link BlockingLockHandle}). A
  * cancelled execution gives back only what it acquired itself: an entry of a reentrant hold it entered, never a hold
  * the handle had before.
  */
@@ -24,14 +25,18 @@ final class GuardedExecution {
 
     /**
      * @param handle the handle
-     * @param waitNanos how long to wait for the lock
-     * @param leaseMillis the lease
-     * @param wait the wait as given, for the failure's message
+     * @param wait how long to wait for the lock
+     * @param lease the lease
      * @param action the action
      * @return the action's item; fails with {@link CannotAcquireLockException} when the wait ran out, with
      *         {@link LockExpiredException} when the lock was found lost, or with the action's failure
+     * @throws IllegalArgumentException if the wait, the lease or the action is invalid, or the lease is shorter than
+     *         the handle's minimum hold
      */
-    static <T> Uni<T> uni(LockHandle handle, long waitNanos, long leaseMillis, Duration wait, Uni<T> action) {
+    static <T> Uni<T> uni(LockHandle handle, Duration wait, Duration lease, Uni<T> action) {
+        long waitNanos = LockArguments.requireWait(wait);
+        long leaseMillis = leaseMillis(handle, lease);
+        LockArguments.requireAction(action);
         return Uni.createFrom().deferred(() -> {
             ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
             return claim.flatMap(held -> {
@@ -48,13 +53,16 @@ final class GuardedExecution {
 
     /**
      * @param handle the handle
-     * @param waitNanos how long to wait for the lock
-     * @param leaseMillis the lease
-     * @param wait the wait as given, for the failure's message
+     * @param wait how long to wait for the lock
+     * @param lease the lease
      * @param action the action
      * @return the action's items; fails as {@link #uni} does
+     * @throws IllegalArgumentException as {@link #uni} does
      */
-    static <T> Multi<T> multi(LockHandle handle, long waitNanos, long leaseMillis, Duration wait, Multi<T> action) {
+    static <T> Multi<T> multi(LockHandle handle, Duration wait, Duration lease, Multi<T> action) {
+        long waitNanos = LockArguments.requireWait(wait);
+        long leaseMillis = leaseMillis(handle, lease);
+        LockArguments.requireAction(action);
         return Multi.createFrom().deferred(() -> {
             ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
             return claim.onItem().transformToMulti(held -> {
@@ -67,6 +75,19 @@ final class GuardedExecution {
                         .onCancellation().invoke(() -> claim.giveBackOnCancellation(CANCELLED));
             });
         });
+    }
+
+    /**
+     * @param handle the handle
+     * @return where the blocking view of the handle gets the acquisitions of its guarded sections: each gives back
+     *         only the hold it got ({@link ClaimedAcquisition})
+     */
+    static BlockingLockHandle.Sections sections(LockHandle handle) {
+        return new HandleSections(handle);
+    }
+
+    private static long leaseMillis(LockHandle handle, Duration lease) {
+        return LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease), handle.holdAtLeastMillis());
     }
 
     /**
@@ -117,5 +138,24 @@ final class GuardedExecution {
         return claim.giveBack()
                 .onFailure().invoke(actionFailure::addSuppressed)
                 .onFailure().recoverWithItem(Boolean.FALSE);
+    }
+
+    private record HandleSections(LockHandle handle) implements BlockingLockHandle.Sections {
+
+        @Override
+        public Duration defaultWait() {
+            return handle.services().defaultWait();
+        }
+
+        @Override
+        public Duration defaultLease() {
+            return handle.services().defaultLease();
+        }
+
+        @Override
+        public BlockingLockHandle.Claim claim(Duration wait, Duration lease) {
+            long waitNanos = LockArguments.requireWait(wait);
+            return new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis(handle, lease)));
+        }
     }
 }

@@ -4,16 +4,16 @@ import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 
 /**
- * How a handle behaves: its type, whether it renews leases, its metrics name, and how long its locks stay held after
- * their acquisition. Immutable and shared by every handle that keeps the registry's defaults, so a handle costs four
- * references.
+ * How a handle behaves: its type's strategy, whether it renews leases, its metrics name, and how long its locks stay
+ * held after their acquisition. Immutable and shared by every handle that keeps the registry's defaults, so a handle
+ * costs four references.
  *
- * @param type the lock type
+ * @param strategy what the lock type decides
  * @param renewLease whether acquisitions renew their lease while held
  * @param metricsName the name the handle's metrics are tagged with
  * @param holdAtLeastMillis how long after its acquisition a lock stays held when released sooner; zero: freed at once
  */
-record HandleOptions(LockType type, boolean renewLease, String metricsName, long holdAtLeastMillis) {
+record HandleOptions(LockTypeStrategy strategy, boolean renewLease, String metricsName, long holdAtLeastMillis) {
 
     /**
      * @param type the lock type
@@ -21,18 +21,25 @@ record HandleOptions(LockType type, boolean renewLease, String metricsName, long
      * @return the options of a handle of that type that nobody configured
      */
     static HandleOptions defaults(LockType type, boolean renewLease) {
-        return new HandleOptions(type, renewLease, LockObserver.UNNAMED, 0);
+        return new HandleOptions(LockTypeStrategy.of(type), renewLease, LockObserver.UNNAMED, 0);
+    }
+
+    /**
+     * @return the lock type
+     */
+    LockType type() {
+        return strategy.type();
     }
 
     HandleOptions withRenewLease(boolean renew) {
-        return renew == renewLease ? this : new HandleOptions(type, renew, metricsName, holdAtLeastMillis);
+        return renew == renewLease ? this : new HandleOptions(strategy, renew, metricsName, holdAtLeastMillis);
     }
 
     HandleOptions withMetricsName(String name) {
-        return name.equals(metricsName) ? this : new HandleOptions(type, renewLease, name, holdAtLeastMillis);
+        return name.equals(metricsName) ? this : new HandleOptions(strategy, renewLease, name, holdAtLeastMillis);
     }
 
     HandleOptions withHoldAtLeast(long millis) {
-        return millis == holdAtLeastMillis ? this : new HandleOptions(type, renewLease, metricsName, millis);
+        return millis == holdAtLeastMillis ? this : new HandleOptions(strategy, renewLease, metricsName, millis);
     }
 }

@@ -47,30 +47,30 @@ final class HoldRelease {
         held.stopRenewal();
         long keepMillis = keepMillis(held, holdAtLeastMillis);
         String key = handle.key;
-        DefaultLockRegistry registry = handle.registry();
-        Uni<Boolean> ended = keepMillis > 0 ? registry.store.renew(key, held.owner, keepMillis)
-                : registry.store.release(key, held.owner);
+        LockServices services = handle.services();
+        Uni<Boolean> ended = keepMillis > 0 ? services.boundedStore().renew(key, held.owner, keepMillis)
+                : services.boundedStore().release(key, held.owner);
         Uni<Boolean> sent = ended
                 .onFailure().invoke(failure -> {
                     if (keepMillis <= 0 || held.leaseMillis == LockStore.NO_EXPIRY) {
-                        TakeBack.retryLater(registry, key, held.owner, held.leaseMillis, failure);
+                        TakeBack.retryLater(services, key, held.owner, held.leaseMillis, failure);
                     }
                 })
                 .onTermination().invoke(() -> {
                     held.ended();
                     if (keepMillis <= 0) {
-                        registry.states.onReleased(key);
+                        services.states().onReleased(key);
                     }
                 })
                 .invoke(released -> {
                     if (released) {
-                        registry.observer.released(handle.metricsName(), key, held.owner, held.heldNanos());
+                        services.observer().released(handle.metricsName(), key, held.owner, held.heldNanos());
                         if (keepMillis > 0) {
                             LOG.debugf("Lock '%s' stays held for %d ms more, until %d ms after its acquisition", key,
                                     keepMillis, holdAtLeastMillis);
                         }
                     } else if (!held.isLost()) {
-                        registry.observer.leaseExpired(handle.metricsName(), key, held.owner, held.heldNanos());
+                        services.observer().leaseExpired(handle.metricsName(), key, held.owner, held.heldNanos());
                     }
                 })
                 .memoize().indefinitely();

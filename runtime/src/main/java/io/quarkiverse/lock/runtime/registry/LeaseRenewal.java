@@ -23,6 +23,7 @@ final class LeaseRenewal {
     /** Ends when the hold ends; fails with {@link LockExpiredException} if the lock was found lost. */
     final CompletableFuture<Void> end = new CompletableFuture<>();
     private final LockHandle handle;
+    private final LockServices services;
     private final Hold hold;
     private final long periodMillis;
     private volatile boolean stopped;
@@ -32,6 +33,7 @@ final class LeaseRenewal {
 
     LeaseRenewal(LockHandle handle, Hold hold) {
         this.handle = handle;
+        this.services = handle.services();
         this.hold = hold;
         this.periodMillis = Math.max(1, hold.leaseMillis / 3);
     }
@@ -40,30 +42,30 @@ final class LeaseRenewal {
      * @param sentNanos when the request that granted the hold was sent
      */
     void start(long sentNanos) {
-        if (handle.registry().isClosed()) {
+        if (services.isClosed()) {
             return;
         }
-        handle.registry().renewals.add(this);
+        services.renewing(this);
         leaseRunsFrom(sentNanos);
         schedule();
     }
 
     void stop() {
         stopped = true;
-        handle.registry().renewals.remove(this);
+        services.stoppedRenewing(this);
         cancel(renewalTimer);
         cancel(expiryTimer);
     }
 
     private void cancel(long timer) {
         if (timer >= 0) {
-            handle.registry().vertx.cancelTimer(timer);
+            services.vertx().cancelTimer(timer);
         }
     }
 
     private void schedule() {
         if (!stopped) {
-            renewalTimer = handle.registry().vertx.setTimer(periodMillis, id -> renew());
+            renewalTimer = services.vertx().setTimer(periodMillis, id -> renew());
         }
     }
 
@@ -76,7 +78,7 @@ final class LeaseRenewal {
         cancel(expiryTimer);
         if (!stopped) {
             long delayMillis = Math.max(1, (end - System.nanoTime()) / 1_000_000);
-            expiryTimer = handle.registry().vertx.setTimer(delayMillis, id -> onLeaseEnd(end));
+            expiryTimer = services.vertx().setTimer(delayMillis, id -> onLeaseEnd(end));
         }
     }
 
@@ -91,16 +93,16 @@ final class LeaseRenewal {
             return;
         }
         long sentNanos = System.nanoTime();
-        handle.store().renew(handle.key, hold.owner, hold.leaseMillis).subscribe().with(renewed -> {
+        services.boundedStore().renew(handle.key, hold.owner, hold.leaseMillis).subscribe().with(renewed -> {
             if (renewed) {
                 leaseRunsFrom(sentNanos);
-                handle.registry().observer.renewed(handle.metricsName(), handle.key);
+                services.observer().renewed(handle.metricsName(), handle.key);
                 schedule();
             } else {
                 lose("the store no longer holds it for this acquisition");
             }
         }, failure -> {
-            handle.registry().observer.storeFailed(handle.metricsName(), handle.key, "renew");
+            services.observer().storeFailed(handle.metricsName(), handle.key, "renew");
             LOG.debugf("Could not renew the lease of lock '%s' (%s); trying again", handle.key, failure.getMessage());
             schedule();
         });
@@ -112,6 +114,6 @@ final class LeaseRenewal {
         }
         LOG.warnf("Lock '%s' was lost while held: %s", handle.key, why);
         hold.lost(new LockExpiredException(handle.key));
-        handle.registry().observer.leaseExpired(handle.metricsName(), handle.key, hold.owner, hold.heldNanos());
+        services.observer().leaseExpired(handle.metricsName(), handle.key, hold.owner, hold.heldNanos());
     }
 }

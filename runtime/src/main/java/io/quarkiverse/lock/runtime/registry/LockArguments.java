@@ -8,15 +8,22 @@ import io.quarkiverse.lock.spi.LockStore;
 
 /**
  * Checks the arguments of the public API before anything reaches the store. Each check throws an
- * {@link IllegalArgumentException} naming the argument and saying what was wrong with it. The checks the test stub
- * shares are public.
+ * {@link IllegalArgumentException} naming the argument and saying what was wrong with it. The checks that do not
+ * depend on the configuration are public: the test stub ({@code io.quarkiverse.lock.testing}) makes them too, so a
+ * user's test refuses what production refuses.
  */
 public final class LockArguments {
 
     private LockArguments() {
     }
 
-    static String requireKey(String key) {
+    /**
+     * @param key a lock key
+     * @return the key
+     * @throws IllegalArgumentException if it is {@code null}, blank, or longer than
+     *         {@link LockRegistry#MAX_KEY_LENGTH} characters
+     */
+    public static String requireKey(String key) {
         if (key == null) {
             throw new IllegalArgumentException("key must not be null");
         }
@@ -55,9 +62,11 @@ public final class LockArguments {
     }
 
     /**
+     * @param wait how long an acquisition may wait
      * @return the wait in nanoseconds, {@link Long#MAX_VALUE} for a wait too long to count in nanoseconds
+     * @throws IllegalArgumentException if it is {@code null} or negative
      */
-    static long requireWait(Duration wait) {
+    public static long requireWait(Duration wait) {
         if (wait == null) {
             throw new IllegalArgumentException("wait must not be null");
         }
@@ -72,9 +81,12 @@ public final class LockArguments {
     }
 
     /**
+     * @param lease the lease of an acquisition
      * @return the lease in milliseconds
+     * @throws IllegalArgumentException if it is {@code null}, not positive, shorter than a millisecond, or too long to
+     *         count in milliseconds
      */
-    static long requireLease(Duration lease) {
+    public static long requireLease(Duration lease) {
         if (lease == null) {
             throw new IllegalArgumentException("lease must not be null");
         }
@@ -129,7 +141,12 @@ public final class LockArguments {
         return leaseMillis;
     }
 
-    static <T> T requireAction(T action) {
+    /**
+     * @param action the action of a guarded execution
+     * @return the action
+     * @throws IllegalArgumentException if it is {@code null}
+     */
+    public static <T> T requireAction(T action) {
         if (action == null) {
             throw new IllegalArgumentException("action must not be null");
         }

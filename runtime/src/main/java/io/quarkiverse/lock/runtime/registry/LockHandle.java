@@ -8,12 +8,10 @@ import java.util.OptionalLong;
 import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockExpiredException;
-import io.quarkiverse.lock.LockType;
-import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.local.LocalLockStates;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
+import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.quarkiverse.lock.spi.LockStore;
-import io.quarkiverse.lock.runtime.wait.WaitStrategy;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
@@ -21,7 +19,9 @@ import io.smallrye.mutiny.Uni;
  * A handle on one lock: a key, an unguessable id of its own, and its current {@link Hold} ({@code null} when it holds
  * nothing). Each acquisition gets an owner id of its own ({@link #newAcquisitionId()}), so the store, the hand-over
  * messages and the local line tell this handle's acquisitions apart. The hold is taken and cleared by compare-and-set,
- * so one hold is released at most once however release, failure and cancellation race.
+ * so one hold is released at most once however release, failure and cancellation race. What the handle's type decides
+ * is its {@link LockTypeStrategy}; guarded executions run in {@link GuardedExecution}; what it shares with the other
+ * handles of its registry comes as {@link LockServices}.
  */
 final class LockHandle implements ReactiveDistributedLock {
 
@@ -38,15 +38,15 @@ final class LockHandle implements ReactiveDistributedLock {
         }
     }
 
-    private final DefaultLockRegistry registry;
+    private final LockServices services;
     final String key;
     private final String id;
     private volatile Hold hold;
     private volatile long acquisitions;
     private volatile HandleOptions options;
 
-    LockHandle(DefaultLockRegistry registry, String key, String id, HandleOptions options) {
-        this.registry = registry;
+    LockHandle(LockServices services, String key, String id, HandleOptions options) {
+        this.services = services;
         this.key = key;
         this.id = id;
         this.options = options;
@@ -60,20 +60,22 @@ final class LockHandle implements ReactiveDistributedLock {
         return id + '.' + Long.toString((long) ACQUISITIONS.getAndAdd(this, 1L), 36);
     }
 
-    DefaultLockRegistry registry() {
-        return registry;
+    /** What this handle shares with the other handles of its registry. */
+    LockServices services() {
+        return services;
     }
 
-    LockStore store() {
-        return registry.store;
+    /** The store as lock operations reach it, bounded in time. */
+    LockStore boundedStore() {
+        return services.boundedStore();
     }
 
     LocalLockStates states() {
-        return registry.states;
+        return services.states();
     }
 
     WaitStrategy waitStrategy() {
-        return registry.waitStrategy;
+        return services.waitStrategy();
     }
 
     String metricsName() {
@@ -91,7 +93,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public Uni<Boolean> acquireOnce() {
-        return acquired(0, registry.defaultLeaseMillis);
+        return acquired(0, services.defaultLeaseMillis());
     }
 
     @Override
@@ -101,12 +103,12 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public Uni<Boolean> acquire() {
-        return acquired(registry.defaultWaitNanos, registry.defaultLeaseMillis);
+        return acquired(services.defaultWaitNanos(), services.defaultLeaseMillis());
     }
 
     @Override
     public Uni<Boolean> acquire(Duration wait) {
-        return acquired(LockArguments.requireWait(wait), registry.defaultLeaseMillis);
+        return acquired(LockArguments.requireWait(wait), services.defaultLeaseMillis());
     }
 
     @Override
@@ -121,66 +123,22 @@ final class LockHandle implements ReactiveDistributedLock {
     }
 
     /**
-     * Acquires as this handle's type says: a reentrant handle that holds the lock enters its hold again, an
-     * overriding handle takes the lock over, any other waits for it.
+     * Acquires as this handle's type says ({@link LockTypeStrategy#acquisition}).
      *
      * @return emits the hold acquired or entered again, or {@code null} if not acquired
      */
     Uni<Hold> acquisition(long waitNanos, long leaseMillis) {
-        switch (options.type()) {
-            case REENTRANT:
-                return Uni.createFrom().deferred(() -> {
-                    Hold current = hold;
-                    return current == null ? new AcquireOperation(this, waitNanos, leaseMillis, false)
-                            : new ReentryOperation(this, current, waitNanos, leaseMillis);
-                });
-            case OVERRIDING:
-                return new AcquireOperation(this, 0, leaseMillis, true);
-            default:
-                return new AcquireOperation(this, waitNanos, leaseMillis, false);
-        }
+        return options.strategy().acquisition(this, waitNanos, leaseMillis);
     }
 
-    void observeAcquisition(Hold held, long waitedNanos) {
-        LockObserver observer = registry.observer;
-        if (observer == LockObserver.NONE) {
-            return;
-        }
-        if (held != null) {
-            observer.acquired(metricsName(), key, held.owner, held.token, waitedNanos);
-        } else {
-            observer.notAcquired(metricsName(), key, waitedNanos);
-        }
-    }
-
-    /** Forgets a hold a re-entry found lost in the store. */
-    void dropLostHold(Hold lost) {
-        if (HOLD.compareAndSet(this, lost, null)) {
-            lost.lost(new LockExpiredException(key));
-        }
-    }
-
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Releases as this handle's type says ({@link LockTypeStrategy#release}).
+     */
     @Override
     public Uni<Boolean> release() {
-        if (options.type() == LockType.OVERRIDING) {
-            return Uni.createFrom().deferred(this::releaseWhoeverHolds);
-        }
-        return Uni.createFrom().deferred(() -> {
-            Hold current = hold;
-            return current == null ? FALSE : releaseHold(current);
-        });
-    }
-
-    /** An overriding handle's release: frees the lock whoever holds it. */
-    private Uni<Boolean> releaseWhoeverHolds() {
-        Hold current = (Hold) HOLD.getAndSet(this, null);
-        if (current != null) {
-            current.ended();
-            registry.observer.released(metricsName(), key, current.owner, current.heldNanos());
-        }
-        return registry.store.forceRelease(key)
-                .onFailure().transform(failure -> storeFailure("release", failure))
-                .onTermination().invoke(() -> registry.states.onReleased(key));
+        return options.strategy().release(this);
     }
 
     @Override
@@ -190,7 +148,7 @@ final class LockHandle implements ReactiveDistributedLock {
             if (current == null || current.isLost()) {
                 return FALSE;
             }
-            return registry.store.isHeld(key, current.owner)
+            return services.boundedStore().isHeld(key, current.owner)
                     .onFailure().transform(failure -> storeFailure("check", failure));
         });
     }
@@ -221,56 +179,51 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public <T> Uni<T> acquireAndExecute(Uni<T> action) {
-        return acquireAndExecute(registry.defaultWait, action);
+        return acquireAndExecute(services.defaultWait(), action);
     }
 
     @Override
     public <T> Uni<T> acquireAndExecute(Duration wait, Uni<T> action) {
-        return acquireAndExecute(wait, registry.defaultLease, action);
+        return acquireAndExecute(wait, services.defaultLease(), action);
     }
 
     @Override
     public <T> Uni<T> acquireAndExecute(Duration wait, Duration lease, Uni<T> action) {
-        long waitNanos = LockArguments.requireWait(wait);
-        long leaseMillis = LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease),
-                options.holdAtLeastMillis());
-        LockArguments.requireAction(action);
-        return GuardedExecution.uni(this, waitNanos, leaseMillis, wait, action);
+        return GuardedExecution.uni(this, wait, lease, action);
     }
 
     @Override
     public <T> Multi<T> acquireAndExecuteMany(Multi<T> action) {
-        return acquireAndExecuteMany(registry.defaultWait, action);
+        return acquireAndExecuteMany(services.defaultWait(), action);
     }
 
     @Override
     public <T> Multi<T> acquireAndExecuteMany(Duration wait, Multi<T> action) {
-        return acquireAndExecuteMany(wait, registry.defaultLease, action);
+        return acquireAndExecuteMany(wait, services.defaultLease(), action);
     }
 
     @Override
     public <T> Multi<T> acquireAndExecuteMany(Duration wait, Duration lease, Multi<T> action) {
-        long waitNanos = LockArguments.requireWait(wait);
-        long leaseMillis = LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease),
-                options.holdAtLeastMillis());
-        LockArguments.requireAction(action);
-        return GuardedExecution.multi(this, waitNanos, leaseMillis, wait, action);
+        return GuardedExecution.multi(this, wait, lease, action);
     }
 
     @Override
     public DistributedLock toBlocking() {
-        return new BlockingLockHandle(this);
+        return new BlockingLockHandle(this, GuardedExecution.sections(this));
     }
 
     @Override
     public String toString() {
-        return "Lock[key=" + key + ", type=" + options.type() + ", store=" + registry.store.name() + ", held=" + (hold != null)
-                + "]";
+        return "Lock[key=" + key + ", type=" + options.type() + ", store=" + services.boundedStore().name() + ", held="
+                + (hold != null) + "]";
     }
 
-    /**
-     * @return {@code true} if this handle has a hold that was not found lost
-     */
+    /** The hold this handle has, or {@code null}. */
+    Hold currentHold() {
+        return hold;
+    }
+
+    /** Whether this handle has a hold that was not found lost. */
     boolean isHeldLocally() {
         Hold current = hold;
         return current != null && !current.isLost();
@@ -289,8 +242,7 @@ final class LockHandle implements ReactiveDistributedLock {
     Hold onGranted(String owner, long token, long leaseMillis, long sentNanos) {
         HandleOptions current = options;
         LockHandle renewedBy = current.renewLease() && leaseMillis != LockStore.NO_EXPIRY ? this : null;
-        Hold granted = current.type() == LockType.REENTRANT ? new ReentrantHold(owner, token, leaseMillis, renewedBy)
-                : new Hold(owner, token, leaseMillis, renewedBy);
+        Hold granted = current.strategy().newHold(owner, token, leaseMillis, renewedBy);
         Hold previous = (Hold) HOLD.getAndSet(this, granted);
         if (previous != null) {
             previous.lost(new LockExpiredException(key));
@@ -312,19 +264,33 @@ final class LockHandle implements ReactiveDistributedLock {
         return HoldRelease.release(this, held, holdAtLeastMillis());
     }
 
-    /**
-     * @return {@code true} if this handle had that hold, which it now no longer has
-     */
+    /** Drops that hold: {@code true} if this handle had it (and now no longer has), {@code false} otherwise. */
     boolean dropHold(Hold held) {
         return HOLD.compareAndSet(this, held, null);
     }
 
-    LockException storeFailure(String operation, Throwable failure) {
-        if (failure instanceof LockException lockException) {
-            return lockException;
+    /** Forgets a hold a re-entry found lost in the store. */
+    void dropLostHold(Hold lost) {
+        if (HOLD.compareAndSet(this, lost, null)) {
+            lost.lost(new LockExpiredException(key));
         }
-        registry.observer.storeFailed(metricsName(), key, operation);
-        return new LockException(key, "Could not " + operation + " lock '" + key + "' in the "
-                + registry.store.name() + " store: " + failure.getMessage(), failure);
+    }
+
+    /**
+     * Takes whatever hold this handle has away from it (an overriding release).
+     *
+     * @return the hold it had, or {@code null}
+     */
+    Hold takeHold() {
+        return (Hold) HOLD.getAndSet(this, null);
+    }
+
+    /**
+     * @param operation what failed, as a verb
+     * @param failure what the store failed with
+     * @return the failure to hand to this handle's caller ({@link StoreFailures})
+     */
+    LockException storeFailure(String operation, Throwable failure) {
+        return services.failures().toLockException(metricsName(), key, operation, failure);
     }
 }

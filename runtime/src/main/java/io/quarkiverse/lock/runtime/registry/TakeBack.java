@@ -23,14 +23,14 @@ final class TakeBack {
     static final long LONGEST_PAUSE_MILLIS = 5_000;
     static final long NO_EXPIRY_RETRY_MILLIS = 600_000;
 
-    private final DefaultLockRegistry registry;
+    private final LockServices services;
     private final String key;
     private final String owner;
     private final long deadlineNanos;
     private long pauseMillis = FIRST_PAUSE_MILLIS;
 
-    private TakeBack(DefaultLockRegistry registry, String key, String owner, long leaseMillis) {
-        this.registry = registry;
+    private TakeBack(LockServices services, String key, String owner, long leaseMillis) {
+        this.services = services;
         this.key = key;
         this.owner = owner;
         long retryMillis = leaseMillis == LockStore.NO_EXPIRY ? NO_EXPIRY_RETRY_MILLIS : leaseMillis;
@@ -40,34 +40,34 @@ final class TakeBack {
     /**
      * Sends the take-back, and keeps trying in the background if it fails.
      *
-     * @param registry the registry whose store and timers are used
+     * @param services the store and timers of the acquisition's registry
      * @param key the lock key
      * @param owner the owner id of the acquisition taken back
      * @param leaseMillis the lease the acquisition asked for, or {@link LockStore#NO_EXPIRY}
      * @return completes (never fails) once the first try answered or failed, with {@code true} if the store had
      *         granted the acquisition the lock and released it now
      */
-    static Uni<Boolean> send(DefaultLockRegistry registry, String key, String owner, long leaseMillis) {
-        return new TakeBack(registry, key, owner, leaseMillis).attempt();
+    static Uni<Boolean> send(LockServices services, String key, String owner, long leaseMillis) {
+        return new TakeBack(services, key, owner, leaseMillis).attempt();
     }
 
     /**
      * Tries the take-back again after a pause, and again until the store answers: for a release or take-back whose
      * first try failed.
      *
-     * @param registry the registry whose store and timers are used
+     * @param services the store and timers of the acquisition's registry
      * @param key the lock key
      * @param owner the owner id of the acquisition
      * @param leaseMillis its lease, or {@link LockStore#NO_EXPIRY}
      * @param failure why the first try failed, for the log
      */
-    static void retryLater(DefaultLockRegistry registry, String key, String owner, long leaseMillis,
+    static void retryLater(LockServices services, String key, String owner, long leaseMillis,
             Throwable failure) {
-        new TakeBack(registry, key, owner, leaseMillis).retryLater(failure);
+        new TakeBack(services, key, owner, leaseMillis).retryLater(failure);
     }
 
     private Uni<Boolean> attempt() {
-        return registry.store.takeBack(key, owner)
+        return services.boundedStore().takeBack(key, owner)
                 .invoke(released -> {
                     if (released) {
                         LOG.debugf("Took back lock '%s', granted to an acquisition that gave up", key);
@@ -88,13 +88,13 @@ final class TakeBack {
         }
         LOG.debugf("Could not take back lock '%s' (%s); trying again in %d ms", key, failure.getMessage(),
                 pauseMillis);
-        if (registry.isClosed()) {
+        if (services.isClosed()) {
             LOG.debugf("Not taking back lock '%s' again: the application is shutting down", key);
             return;
         }
         long pause = pauseMillis;
         pauseMillis = Math.min(pauseMillis * 2, LONGEST_PAUSE_MILLIS);
-        registry.vertx.setTimer(pause, id -> attempt().subscribe().with(ignored -> {
+        services.vertx().setTimer(pause, id -> attempt().subscribe().with(ignored -> {
         }));
     }
 }

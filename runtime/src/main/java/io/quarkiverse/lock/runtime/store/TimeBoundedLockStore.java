@@ -1,8 +1,8 @@
 package io.quarkiverse.lock.runtime.store;
 
-import io.quarkiverse.lock.spi.ReleaseListener;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.ReleaseListener;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -123,11 +123,6 @@ public final class TimeBoundedLockStore implements LockStore {
     @Override
     public void close() {
         delegate.close();
-    }
-
-    @Override
-    public void evictExpired() {
-        delegate.evictExpired();
     }
 
     /**

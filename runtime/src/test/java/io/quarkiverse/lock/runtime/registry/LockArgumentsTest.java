@@ -12,9 +12,9 @@ import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.local.LocalLockStates;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.runtime.store.UnreachableStore;
-import io.quarkiverse.lock.runtime.wait.WaitStrategy;
+import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -143,10 +143,6 @@ class LockArgumentsTest {
                 .hasMessageContaining("type");
         assertThatThrownBy(() -> registry.obtain(null, LockType.OVERRIDING))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
-        assertThatThrownBy(() -> registry.hasMarker(" ")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("key");
-        assertThatThrownBy(() -> registry.putMarker(null)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("key");
     }
 
     @Test

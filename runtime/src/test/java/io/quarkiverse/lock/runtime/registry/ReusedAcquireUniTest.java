@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.local.LocalLockStates;
-import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.runtime.store.ForwardingLockStore;
-import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
-import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
+import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
+import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.core.Context;
@@ -92,7 +92,7 @@ class ReusedAcquireUniTest {
                     + "handle's token %s; another handle can acquire: %s%n", round, lock.fencingToken(), free);
             assertThat(free).as("round %d: a cancelled subscription leaves the lock free", round).isTrue();
             // free it again for the next round (the other handle took it)
-            assertThat(registry.store.forceRelease(key).await().atMost(Duration.ofSeconds(5))).isTrue();
+            assertThat(registry.boundedStore().forceRelease(key).await().atMost(Duration.ofSeconds(5))).isTrue();
         }
     }
 

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.local.LocalLockStates;
 import io.quarkiverse.lock.runtime.store.ForwardingLockStore;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
-import io.quarkiverse.lock.runtime.wait.BackoffWaitStrategy;
+import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;

@@ -1,8 +1,8 @@
 package io.quarkiverse.lock.runtime.store;
 
-import io.quarkiverse.lock.spi.ReleaseListener;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.ReleaseListener;
 import java.time.Duration;
 
 import io.smallrye.mutiny.Uni;
@@ -91,10 +91,5 @@ public abstract class ForwardingLockStore implements LockStore {
     @Override
     public void close() {
         delegate.close();
-    }
-
-    @Override
-    public void evictExpired() {
-        delegate.evictExpired();
     }
 }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.local.LocalLockStates;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.tck.StoreRecovery;
 import io.quarkiverse.lock.test.RedisServer;
 import io.quarkus.test.QuarkusUnitTest;

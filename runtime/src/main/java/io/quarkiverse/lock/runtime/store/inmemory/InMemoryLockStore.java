@@ -1,12 +1,16 @@
 package io.quarkiverse.lock.runtime.store.inmemory;
 
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jboss.logging.Logger;
+
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 
 /**
  * A store in this JVM's memory: the same semantics as the distributed stores, for one instance and for tests.
@@ -14,19 +18,41 @@ import io.smallrye.mutiny.Uni;
  * Each operation is one atomic {@link ConcurrentHashMap#compute} on the key. Every waiter is in this JVM, so the
  * local line of waiters ({@code KeyState}) is the whole line and the store keeps none. Fencing tokens come from one counter for
  * the whole store, so they increase strictly per key without keeping anything per key after a release. Expired locks
- * are removed when touched and by {@link #evictExpired()}.
+ * are removed when touched, by {@link #evictExpired()}, and, for a store given a sweep interval, periodically between
+ * {@link #start()} and {@link #close()}, so a key used once does not keep its expired lock in memory for good.
  */
 public final class InMemoryLockStore implements LockStore {
 
-    private final ConcurrentHashMap<String, Hold> locks = new ConcurrentHashMap<>();
+    private static final Logger LOG = Logger.getLogger(InMemoryLockStore.class);
+    private static final long NOT_SWEEPING = -1;
+
+    private final ConcurrentHashMap<String, StoredLock> locks = new ConcurrentHashMap<>();
     private final AtomicLong lastToken = new AtomicLong();
     private final InstantSource clock;
+    private final Vertx vertx;
+    private final long sweepMillis;
+    private long sweepTimer = NOT_SWEEPING;
 
     /**
+     * A store that removes expired locks only when they are touched or {@link #evictExpired()} is called.
+     *
      * @param clock the source of time for leases; {@link InstantSource#system()} outside tests
      */
     public InMemoryLockStore(InstantSource clock) {
+        this(clock, null, Duration.ZERO);
+    }
+
+    /**
+     * A store that also removes expired locks every {@code sweepInterval} while started.
+     *
+     * @param clock the source of time for leases; {@link InstantSource#system()} outside tests
+     * @param vertx the Vert.x instance whose timer drives the sweep, or {@code null} for no sweep
+     * @param sweepInterval how often to remove expired locks ({@code quarkus.lock.expire-evict-idle})
+     */
+    public InMemoryLockStore(InstantSource clock, Vertx vertx, Duration sweepInterval) {
         this.clock = clock;
+        this.vertx = vertx;
+        this.sweepMillis = Math.max(1, sweepInterval.toMillis());
     }
 
     @Override
@@ -39,15 +65,53 @@ public final class InMemoryLockStore implements LockStore {
         return true;
     }
 
+    /**
+     * Starts removing expired locks periodically, if this store was given a Vert.x instance. Does nothing if already
+     * started.
+     */
+    @Override
+    public synchronized void start() {
+        if (vertx != null && sweepTimer == NOT_SWEEPING) {
+            sweepTimer = vertx.setPeriodic(sweepMillis, id -> sweep());
+            LOG.debugf("Expired in-memory locks are removed every %d ms", sweepMillis);
+        }
+    }
+
+    /**
+     * Stops removing expired locks periodically. Does nothing if not started.
+     */
+    @Override
+    public synchronized void close() {
+        if (sweepTimer != NOT_SWEEPING) {
+            vertx.cancelTimer(sweepTimer);
+            sweepTimer = NOT_SWEEPING;
+        }
+    }
+
+    /**
+     * @return {@code true} between {@link #start()} and {@link #close()} for a store that sweeps
+     */
+    public synchronized boolean isSweeping() {
+        return sweepTimer != NOT_SWEEPING;
+    }
+
+    private void sweep() {
+        try {
+            evictExpired();
+        } catch (RuntimeException e) {
+            LOG.warn("Removing expired in-memory locks failed; it runs again at the next interval", e);
+        }
+    }
+
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
         long now = clock.millis();
-        Hold[] granted = new Hold[1];
-        Hold current = locks.compute(key, (k, hold) -> {
-            if (hold != null && hold.isLive(now)) {
-                return hold;
+        StoredLock[] granted = new StoredLock[1];
+        StoredLock current = locks.compute(key, (k, lock) -> {
+            if (lock != null && lock.isLive(now)) {
+                return lock;
             }
-            granted[0] = new Hold(owner, lastToken.incrementAndGet(), expiry(now, leaseMillis));
+            granted[0] = new StoredLock(owner, lastToken.incrementAndGet(), expiry(now, leaseMillis));
             return granted[0];
         });
         AcquireResult result = granted[0] != null
@@ -59,7 +123,7 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
         long now = clock.millis();
-        Hold granted = new Hold(owner, lastToken.incrementAndGet(), expiry(now, leaseMillis));
+        StoredLock granted = new StoredLock(owner, lastToken.incrementAndGet(), expiry(now, leaseMillis));
         locks.put(key, granted);
         return Uni.createFrom().item(AcquireResult.acquired(granted.token));
     }
@@ -67,7 +131,7 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public Uni<Boolean> forceRelease(String key) {
         long now = clock.millis();
-        Hold removed = locks.remove(key);
+        StoredLock removed = locks.remove(key);
         return Uni.createFrom().item(removed != null && removed.isLive(now));
     }
 
@@ -75,15 +139,15 @@ public final class InMemoryLockStore implements LockStore {
     public Uni<Boolean> release(String key, String owner) {
         long now = clock.millis();
         boolean[] released = new boolean[1];
-        locks.computeIfPresent(key, (k, hold) -> {
-            if (!hold.isLive(now)) {
+        locks.computeIfPresent(key, (k, lock) -> {
+            if (!lock.isLive(now)) {
                 return null;
             }
-            if (hold.owner.equals(owner)) {
+            if (lock.owner.equals(owner)) {
                 released[0] = true;
                 return null;
             }
-            return hold;
+            return lock;
         });
         return Uni.createFrom().item(released[0]);
     }
@@ -100,29 +164,31 @@ public final class InMemoryLockStore implements LockStore {
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
         long now = clock.millis();
         boolean[] renewed = new boolean[1];
-        locks.computeIfPresent(key, (k, hold) -> {
-            if (!hold.isLive(now)) {
+        locks.computeIfPresent(key, (k, lock) -> {
+            if (!lock.isLive(now)) {
                 return null;
             }
-            if (hold.owner.equals(owner)) {
+            if (lock.owner.equals(owner)) {
                 renewed[0] = true;
-                return new Hold(owner, hold.token, expiry(now, leaseMillis));
+                return new StoredLock(owner, lock.token, expiry(now, leaseMillis));
             }
-            return hold;
+            return lock;
         });
         return Uni.createFrom().item(renewed[0]);
     }
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        Hold hold = locks.get(key);
-        return Uni.createFrom().item(hold != null && hold.isLive(clock.millis()) && hold.owner.equals(owner));
+        StoredLock lock = locks.get(key);
+        return Uni.createFrom().item(lock != null && lock.isLive(clock.millis()) && lock.owner.equals(owner));
     }
 
-    @Override
+    /**
+     * Removes every lock whose lease ran out now.
+     */
     public void evictExpired() {
         long now = clock.millis();
-        locks.values().removeIf(hold -> !hold.isLive(now));
+        locks.values().removeIf(lock -> !lock.isLive(now));
     }
 
     private static long expiry(long now, long leaseMillis) {
@@ -147,7 +213,7 @@ public final class InMemoryLockStore implements LockStore {
         return locks.size();
     }
 
-    private record Hold(String owner, long token, long expiresAtMillis) {
+    private record StoredLock(String owner, long token, long expiresAtMillis) {
 
         boolean isLive(long now) {
             return expiresAtMillis > now;

@@ -5,7 +5,9 @@ import java.time.InstantSource;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.spi.LockStore;
+import io.vertx.core.Vertx;
 
 /**
  * Produces the in-memory {@link LockStore}; a bean only when the build chose the in-memory store.
@@ -14,11 +16,13 @@ import io.quarkiverse.lock.spi.LockStore;
 public class InMemoryLockStoreProducer {
 
     /**
-     * @return the store, on the system clock
+     * @param vertx the application's Vert.x, whose timer sweeps expired locks
+     * @param settings how often to sweep them ({@code quarkus.lock.expire-evict-idle})
+     * @return the store, on the system clock, sweeping its expired locks while the registry runs
      */
     @Produces
     @Singleton
-    LockStore inMemoryLockStore() {
-        return new InMemoryLockStore(InstantSource.system());
+    LockStore inMemoryLockStore(Vertx vertx, LockSettings settings) {
+        return new InMemoryLockStore(InstantSource.system(), vertx, settings.evictIdleInterval());
     }
 }

@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.runtime.local;
+package io.quarkiverse.lock.runtime.waiting;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
@@ -39,7 +39,7 @@ public final class LocalLockStates implements ReleaseListener {
      * Takes a waiting acquisition out of its queue (it acquired, gave up, failed or was cancelled); if it was first
      * in line, the next one becomes first and is woken.
      *
-     * @param waiter the place {@link #join(String)} returned
+     * @param waiter the place {@link #join(String, String, LongConsumer)} returned
      */
     public void leave(Waiter waiter) {
         KeyState state = waiter.leave(System.nanoTime());

@@ -10,13 +10,14 @@ import jakarta.enterprise.util.Nonbinding;
 import jakarta.interceptor.InterceptorBinding;
 
 /**
- * The lock key of a {@code @Locked} method, compiled at build time and added to the method by the extension: the key
- * is {@code literals[0] + arg(positions[0]) + literals[1] + ... + literals[n]}. Not for users.
+ * The lock key of a {@code @Locked} method as the build compiled it from the method's key template, added to the
+ * method by the extension: the key is {@code literals[0] + arg(positions[0]) + literals[1] + ... + literals[n]}. Not
+ * for users.
  */
 @InterceptorBinding
 @Retention(RUNTIME)
 @Target(METHOD)
-public @interface LockedKeyTemplate {
+public @interface CompiledLockKey {
 
     /**
      * @return the literal parts, one more than {@link #positions()}

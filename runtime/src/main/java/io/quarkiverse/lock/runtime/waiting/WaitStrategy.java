@@ -1,11 +1,12 @@
-package io.quarkiverse.lock.runtime.wait;
+package io.quarkiverse.lock.runtime.waiting;
 
-import io.quarkiverse.lock.runtime.local.Waiter;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Decides when a waiting acquisition tries again after a failed attempt. The one replaceable piece of waiting:
- * backoff polling now, store notifications (such as Redis pub/sub) on top of it later.
+ * Decides when a waiting acquisition tries again after a failed attempt: the one replaceable piece of waiting. A pause
+ * ends early when its {@link Waiter} is woken: by a release of a handle of this JVM, by the store's release
+ * notifications ({@link io.quarkiverse.lock.spi.LockStore#watchReleases}, such as Redis pub/sub), or when the waiter's
+ * turn comes. The pause itself is the fallback for a notification that was lost.
  * <p>
  * A pause never blocks a thread, and cancelling the returned {@link Uni} ends the pause and frees what it holds.
  */

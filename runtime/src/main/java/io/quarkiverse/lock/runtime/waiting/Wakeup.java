@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.runtime.local;
+package io.quarkiverse.lock.runtime.waiting;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 

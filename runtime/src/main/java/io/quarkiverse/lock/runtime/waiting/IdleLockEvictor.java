@@ -1,15 +1,15 @@
-package io.quarkiverse.lock.runtime.local;
+package io.quarkiverse.lock.runtime.waiting;
 
 import java.time.Duration;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.lock.spi.LockStore;
 import io.vertx.core.Vertx;
 
 /**
- * Periodically drops local per-key state that nobody uses, and lets the store free locks whose lease ran out.
- * Started at application start and stopped at shutdown.
+ * Periodically drops the local per-key state ({@link KeyState}) that nobody waits on or used lately. Started at
+ * application start and stopped at shutdown. (Expired locks of the in-memory store are its own business: it sweeps
+ * them itself.)
  */
 public final class IdleLockEvictor {
 
@@ -17,20 +17,17 @@ public final class IdleLockEvictor {
     private static final long NOT_RUNNING = -1;
 
     private final LocalLockStates states;
-    private final LockStore store;
     private final Vertx vertx;
     private final long intervalMillis;
     private long timerId = NOT_RUNNING;
 
     /**
      * @param states the local states to evict from
-     * @param store the store whose expired locks are freed
      * @param vertx the Vert.x instance whose timer drives the evictor
      * @param interval how often to evict, and how long a state must have been idle to be evicted
      */
-    public IdleLockEvictor(LocalLockStates states, LockStore store, Vertx vertx, Duration interval) {
+    public IdleLockEvictor(LocalLockStates states, Vertx vertx, Duration interval) {
         this.states = states;
-        this.store = store;
         this.vertx = vertx;
         this.intervalMillis = Math.max(1, interval.toMillis());
     }
@@ -69,7 +66,6 @@ public final class IdleLockEvictor {
     public void evictOnce() {
         try {
             int evicted = states.evictIdle(System.nanoTime(), intervalMillis * 1_000_000L);
-            store.evictExpired();
             if (evicted > 0) {
                 LOG.tracef("Evicted the local state of %d idle lock keys", evicted);
             }

@@ -1,9 +1,7 @@
-package io.quarkiverse.lock.runtime.wait;
+package io.quarkiverse.lock.runtime.waiting;
 
 import java.util.concurrent.ThreadLocalRandom;
 
-import io.quarkiverse.lock.runtime.local.Waiter;
-import io.quarkiverse.lock.runtime.local.Wakeup;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
