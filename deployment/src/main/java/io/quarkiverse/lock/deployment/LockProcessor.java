@@ -57,7 +57,7 @@ class LockProcessor {
     @BuildStep
     LockStoreBuildItem selectStore(LockBuildTimeConfig config, Capabilities capabilities) {
         return LockStoreSelection.select(config.provider(), capabilities.isPresent(Capability.REDIS_CLIENT),
-                capabilities.isPresent(Capability.MONGODB_CLIENT));
+                capabilities.isPresent(Capability.MONGODB_CLIENT), capabilities.isPresent(Capability.REACTIVE_PG_CLIENT));
     }
 
     @BuildStep
@@ -70,7 +70,8 @@ class LockProcessor {
                 beans.addBeanClass(REDIS_STORE_PRODUCER);
                 break;
             case MONGODB:
-                break; // registered by quarkus-lock-mongodb, which comes with the MongoDB client
+            case POSTGRESQL:
+                break; // registered by the store's extension, which comes with its client
             default:
                 beans.addBeanClass(InMemoryLockStoreProducer.class);
         }

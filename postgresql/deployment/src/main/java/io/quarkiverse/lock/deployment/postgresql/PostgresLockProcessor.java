@@ -1,0 +1,28 @@
+package io.quarkiverse.lock.deployment.postgresql;
+
+import io.quarkiverse.lock.deployment.spi.LockProvider;
+import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
+import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStoreProducer;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.builditem.FeatureBuildItem;
+
+/**
+ * Build steps of the PostgreSQL store, present whenever {@code quarkus-reactive-pg-client} is: when the build chose
+ * the PostgreSQL store, registers its producer. The reactive PostgreSQL extension creates a pool for each configured
+ * PostgreSQL datasource; the producer picks the one {@code quarkus.lock.postgresql.datasource} names.
+ */
+class PostgresLockProcessor {
+
+    @BuildStep
+    FeatureBuildItem feature(LockStoreBuildItem store) {
+        return store.provider() == LockProvider.POSTGRESQL ? new FeatureBuildItem("lock-postgresql") : null;
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem store(LockStoreBuildItem store) {
+        return store.provider() == LockProvider.POSTGRESQL
+                ? AdditionalBeanBuildItem.unremovableOf(PostgresLockStoreProducer.class)
+                : null;
+    }
+}
