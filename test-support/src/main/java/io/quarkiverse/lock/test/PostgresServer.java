@@ -164,6 +164,18 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     /**
+     * @return the process id of the server's postmaster, whose children are its backends
+     * @throws IllegalStateException if the server is not running
+     */
+    public long postmasterPid() {
+        try {
+            return Long.parseLong(Files.readAllLines(data().resolve("postmaster.pid")).get(0).strip());
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("The PostgreSQL server in " + directory + " is not running", e);
+        }
+    }
+
+    /**
      * @return the server's log so far
      */
     public String log() {

@@ -77,6 +77,17 @@ public final class PostgresLockStore implements LockStore {
         this.sweepEveryNanos = Math.max(Duration.ofSeconds(1).toNanos(), settings.freeRowRetention().toNanos() / 10);
     }
 
+    /**
+     * The lock table's DDL, as the store sends it when it creates the table and as the guide prints it for schema
+     * migration tools.
+     *
+     * @param table the lock table
+     * @return an idempotent {@code CREATE TABLE IF NOT EXISTS} statement
+     */
+    public static String createTableStatement(PostgresTable table) {
+        return PostgresStatements.createTable(table.sql());
+    }
+
     @Override
     public String name() {
         return "postgresql";
