@@ -78,7 +78,7 @@ class PostgresReleaseWatchTest {
                 outcome.set(acquired);
                 done.countDown();
             });
-            Thread.sleep(500);
+            Thread.sleep(200);
 
             assertThat(holder.release().await().atMost(TIMEOUT)).isTrue();
             assertThat(done.await(15, TimeUnit.SECONDS))

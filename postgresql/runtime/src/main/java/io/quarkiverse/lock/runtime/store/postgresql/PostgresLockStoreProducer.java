@@ -1,11 +1,16 @@
 package io.quarkiverse.lock.runtime.store.postgresql;
 
+import java.util.Optional;
+
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.spi.LockStore;
@@ -21,6 +26,8 @@ import io.vertx.mutiny.sqlclient.Pool;
 @Singleton
 public class PostgresLockStoreProducer {
 
+    private static final Logger LOG = Logger.getLogger(PostgresLockStoreProducer.class);
+
     @Inject
     @Any
     Instance<Pool> pools;
@@ -33,6 +40,24 @@ public class PostgresLockStoreProducer {
      * @return the store
      * @throws ConfigurationException if the table name or the retention is invalid, or the datasource has no pool
      */
+    /**
+     * The hand-over announcements keep one connection of the pool for {@code LISTEN}: a pool of one connection would
+     * then have none left for the locks, so announcements are off there, and waiters poll.
+     */
+    private static boolean poolLeavesRoomToListen(Optional<String> datasource) {
+        String property = "quarkus.datasource" + datasource.map(name -> ".\"" + name + "\"").orElse("")
+                + ".reactive.max-size";
+        int maxSize = ConfigProvider.getConfig().getOptionalValue(property, Integer.class).orElse(Integer.MAX_VALUE);
+        if (maxSize > 1) {
+            return true;
+        }
+        LOG.warnf("%s is %d: the PostgreSQL lock store keeps one connection of the pool to listen for hand-overs, "
+                + "which would leave none for the locks, so it does not listen (waiters of other instances poll). "
+                + "Raise it to 2 or more, or set quarkus.lock.postgresql.release-notifications=false", property,
+                maxSize);
+        return false;
+    }
+
     @Produces
     @Singleton
     LockStore postgresLockStore(LockSettings settings, PostgresLockConfig config,
@@ -54,7 +79,7 @@ public class PostgresLockStoreProducer {
             throw new ConfigurationException(e.getMessage());
         }
         return new PostgresLockStore(vertx, pool.get(), new PostgresLockStoreSettings(table, settings.keyPrefix(),
-                config.createSchema(), config.releaseNotifications(),
+                config.createSchema(), config.releaseNotifications() && poolLeavesRoomToListen(datasource.datasource()),
                 LockSettings.positive("quarkus.lock.postgresql.free-row-retention", config.freeRowRetention())),
                 settings.operationTimeout());
     }
