@@ -54,7 +54,7 @@ class LockProcessor {
     @BuildStep
     LockStoreBuildItem selectStore(LockBuildTimeConfig config, Capabilities capabilities) {
         return LockStoreSelection.select(config.provider(), capabilities.isPresent(Capability.REDIS_CLIENT),
-                capabilities.isPresent(Capability.MONGODB_CLIENT));
+                capabilities.isPresent(Capability.MONGODB_CLIENT), capabilities.isPresent(Capability.REACTIVE_PG_CLIENT));
     }
 
     @BuildStep
@@ -63,8 +63,8 @@ class LockProcessor {
                 .addBeanClass(LockProducers.class)
                 .setUnremovable();
         if (store.provider() == LockProvider.IN_MEMORY) {
-            // the other stores are registered by their extensions (quarkus-lock-redis, quarkus-lock-mongodb), which
-            // come with their client extensions
+            // the other stores are registered by their extensions (quarkus-lock-redis, quarkus-lock-mongodb,
+            // quarkus-lock-postgresql), which come with their client extensions
             beans.addBeanClass(InMemoryLockStoreProducer.class);
         }
         return beans.build();

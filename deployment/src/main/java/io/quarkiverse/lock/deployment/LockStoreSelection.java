@@ -4,6 +4,7 @@ import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
 import io.quarkiverse.lock.deployment.spi.LockProvider;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import io.quarkus.runtime.configuration.ConfigurationException;
 
@@ -19,11 +20,13 @@ final class LockStoreSelection {
      * @param configured the configured provider
      * @param redisClientPresent whether {@code quarkus-redis-client} is present
      * @param mongoClientPresent whether {@code quarkus-mongodb-client} is present
+     * @param postgresClientPresent whether {@code quarkus-reactive-pg-client} is present
      * @return the chosen store
      * @throws ConfigurationException if the configured store's client extension is missing, or if {@code auto} finds
      *         several store clients and cannot know which one the locks belong in
      */
-    static LockStoreBuildItem select(LockProvider configured, boolean redisClientPresent, boolean mongoClientPresent) {
+    static LockStoreBuildItem select(LockProvider configured, boolean redisClientPresent, boolean mongoClientPresent,
+            boolean postgresClientPresent) {
         switch (configured) {
             case AUTO:
                 List<LockProvider> present = new ArrayList<>();
@@ -33,10 +36,14 @@ final class LockStoreSelection {
                 if (mongoClientPresent) {
                     present.add(LockProvider.MONGODB);
                 }
+                if (postgresClientPresent) {
+                    present.add(LockProvider.POSTGRESQL);
+                }
                 if (present.size() > 1) {
-                    throw new ConfigurationException("Both quarkus-redis-client and quarkus-mongodb-client are "
-                            + "present, so Quarkus Lock cannot choose a store: set quarkus.lock.provider to redis or "
-                            + "mongodb");
+                    throw new ConfigurationException(present.stream().map(LockStoreSelection::clientExtension)
+                            .collect(Collectors.joining(" and ")) + " are present, so Quarkus Lock cannot choose a "
+                            + "store: set quarkus.lock.provider to " + present.stream().map(LockProvider::configName)
+                                    .collect(Collectors.joining(" or ")));
                 }
                 return present.isEmpty()
                         ? new LockStoreBuildItem(LockProvider.IN_MEMORY, true)
@@ -47,8 +54,22 @@ final class LockStoreSelection {
             case MONGODB:
                 requireClient(mongoClientPresent, configured, "io.quarkus:quarkus-mongodb-client");
                 return new LockStoreBuildItem(configured, false);
+            case POSTGRESQL:
+                requireClient(postgresClientPresent, configured, "io.quarkus:quarkus-reactive-pg-client");
+                return new LockStoreBuildItem(configured, false);
             default:
                 return new LockStoreBuildItem(configured, false);
+        }
+    }
+
+    private static String clientExtension(LockProvider provider) {
+        switch (provider) {
+            case REDIS:
+                return "quarkus-redis-client";
+            case MONGODB:
+                return "quarkus-mongodb-client";
+            default:
+                return "quarkus-reactive-pg-client";
         }
     }
 

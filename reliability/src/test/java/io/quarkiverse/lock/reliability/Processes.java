@@ -108,9 +108,24 @@ final class Processes {
      * @return the started process
      */
     static Contender start(List<String> settings, String... args) throws IOException {
+        return startApplication(System.getProperty("reliability.application"), settings, args);
+    }
+
+    /**
+     * @param settings the process's system properties, as {@code -Dname=value}: the datasource, and the Redis server
+     *        of the section log
+     * @param args the role and its arguments
+     * @return the started process of the harness build that locks on PostgreSQL
+     */
+    static Contender startOnPostgres(List<String> settings, String... args) throws IOException {
+        return startApplication(System.getProperty("reliability.application.postgresql"), settings, args);
+    }
+
+    private static Contender startApplication(String application, List<String> settings, String... args)
+            throws IOException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
         command.addAll(settings);
-        command.addAll(List.of("-jar", System.getProperty("reliability.application")));
+        command.addAll(List.of("-jar", application));
         command.addAll(List.of(args));
         return new Contender(new ProcessBuilder(command).redirectErrorStream(true).start());
     }

@@ -56,7 +56,7 @@ public class LockRecorder {
             LOG.debugf("Quarkus Lock uses the %s store", store);
         } else if (chosenByDefault) {
             LOG.warn("Quarkus Lock uses the in-memory store because no lock store client extension "
-                    + "(quarkus-redis-client or quarkus-mongodb-client) is present: locks are local to this JVM and "
+                    + "(quarkus-redis-client, quarkus-mongodb-client or quarkus-reactive-pg-client) is present: locks are local to this JVM and "
                     + "do not exclude other instances. Add a store client extension, or set "
                     + "quarkus.lock.provider=in-memory to accept this.");
         } else {

@@ -10,6 +10,8 @@ public enum LockProvider {
     REDIS,
     /** MongoDB, through the Quarkus MongoDB client ({@code quarkus-mongodb-client}). */
     MONGODB,
+    /** PostgreSQL, through the Quarkus reactive PostgreSQL client ({@code quarkus-reactive-pg-client}). */
+    POSTGRESQL,
     /** This JVM's memory: locks do not exclude other instances. */
     IN_MEMORY;
 

@@ -1,0 +1,135 @@
+package io.quarkiverse.lock.deployment.postgresql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.lock.LockException;
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.tck.StoreRecovery;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
+import io.quarkiverse.lock.test.PostgresServer;
+import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.health.api.AsyncHealthCheck;
+
+/**
+ * A PostgreSQL server that stops answering (its processes paused) or goes away (stopped, then started again on the
+ * same port): operations fail with {@link LockException} within the operation timeout instead of hanging, readiness is
+ * down, and the locks work again once the server is back, without restarting the application, leaving no local state
+ * behind. The test owns its server, since it stops it.
+ */
+class PostgresOutageTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(1);
+    private static final Duration MARGIN = Duration.ofSeconds(2);
+    private static final Duration RECOVERY = Duration.ofSeconds(20);
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = PostgresTestApp.on(PostgresServer.ownedBy(PostgresOutageTest.class), "outage")
+            .overrideConfigKey("quarkus.lock.operation-timeout", OPERATION_TIMEOUT.toString());
+
+    @Inject
+    LockRegistry registry;
+
+    @Inject
+    LocalLockStates localStates;
+
+    @Inject
+    @Readiness
+    AsyncHealthCheck readiness;
+
+    @Test
+    void aHungServerMakesOperationsFailInBoundedTimeAndAnAbandonedGrantIsTakenBack() throws Exception {
+        String key = "hung-" + UUID.randomUUID();
+        ReactiveDistributedLock lock = registry.obtain(key);
+        assertThat(lock.acquireOnce().await().atMost(TIMEOUT)).isTrue();
+        assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
+
+        signal("-STOP");
+        long start = System.nanoTime();
+        try {
+            assertThatThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofMinutes(5)).await().atMost(TIMEOUT))
+                    .isInstanceOf(LockException.class)
+                    .hasMessageContaining(key)
+                    .hasMessageContaining("no answer within PT1S");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(OPERATION_TIMEOUT.plus(MARGIN));
+            HealthCheckResponse down = readiness.call().await().atMost(TIMEOUT);
+            assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        } finally {
+            signal("-CONT");
+        }
+
+        ReactiveDistributedLock other = registry.obtain(key);
+        assertThat(StoreRecovery.await(() -> other.acquireOnce().await().atMost(TIMEOUT), acquired -> acquired,
+                RECOVERY))
+                .as("the attempt that timed out (lease: five minutes) ran when the server resumed, and its take-back "
+                        + "ran after it")
+                .isTrue();
+        assertThat(lock.fencingToken()).isEmpty();
+        assertThat(other.release().await().atMost(TIMEOUT)).isTrue();
+        assertThat(readiness.call().await().atMost(TIMEOUT).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+    }
+
+    @Test
+    void operationsFailInBoundedTimeWhileTheServerIsDownAndWorkOnceItIsBack() throws InterruptedException {
+        String key = "outage-" + UUID.randomUUID();
+        ReactiveDistributedLock lock = registry.obtain(key);
+        assertThat(lock.acquireOnce().await().atMost(TIMEOUT)).isTrue();
+        assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
+
+        PostgresServer.ownedBy(PostgresOutageTest.class).stop();
+        int failures = 0;
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> lock.acquireOnce().await().atMost(TIMEOUT))
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining(key);
+        failures++;
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(OPERATION_TIMEOUT.plus(MARGIN));
+        start = System.nanoTime();
+        ReactiveDistributedLock waiter = registry.obtain("outage-waiter-" + UUID.randomUUID());
+        assertThatThrownBy(() -> waiter.acquire(Duration.ofSeconds(2)).await().atMost(TIMEOUT))
+                .isInstanceOf(LockException.class);
+        failures++;
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isLessThan(Duration.ofSeconds(2).plus(OPERATION_TIMEOUT).plus(MARGIN));
+        HealthCheckResponse down = readiness.call().await().atMost(TIMEOUT);
+        assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        assertThat(down.getData()).hasValueSatisfying(data -> assertThat(data).containsEntry("store", "postgresql")
+                .containsKey("error"));
+
+        long restarted = System.nanoTime();
+        PostgresServer.ownedBy(PostgresOutageTest.class).restart();
+        boolean acquired = StoreRecovery.await(() -> lock.acquireOnce().await().atMost(TIMEOUT), done -> done,
+                RECOVERY);
+        assertThat(acquired).as("acquired within 20 s of the server's return").isTrue();
+        System.out.printf("PostgreSQL outage: %d LockExceptions while down, locks worked again %d ms after the "
+                + "server was started again%n", failures, Duration.ofNanos(System.nanoTime() - restarted).toMillis());
+        assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
+        assertThat(readiness.call().await().atMost(TIMEOUT).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        assertThat(localStates.size()).as("no local state left by the failed operations").isZero();
+    }
+
+    /** Sends a signal to the postmaster and every backend, which together are the server. */
+    private static void signal(String signal) throws Exception {
+        PostgresServer server = PostgresServer.ownedBy(PostgresOutageTest.class);
+        long postmaster = server.postmasterPid();
+        List<String> command = new ArrayList<>(List.of("kill", signal, Long.toString(postmaster)));
+        ProcessHandle.of(postmaster).ifPresent(handle -> handle.descendants()
+                .forEach(child -> command.add(Long.toString(child.pid()))));
+        Process kill = new ProcessBuilder(command).inheritIO().start();
+        assertThat(kill.waitFor()).isZero();
+    }
+}

@@ -1,0 +1,34 @@
+package io.quarkiverse.lock.deployment.postgresql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStore;
+import io.quarkiverse.lock.test.PostgresServer;
+import io.quarkiverse.lock.test.StaticStateAudit;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * Every class of the PostgreSQL store whose static state holds randomness, threads, sockets, clock readings or
+ * connections is registered for run-time initialization, so a native image can be built and does not ship the
+ * build's values.
+ */
+class PostgresStaticStateInitializationTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = PostgresTestApp.on(PostgresServer.shared(), "static_state")
+            .addBuildChainCustomizer(StaticStateAudit.of(PostgresLockStore.class));
+
+    @Test
+    void classesWithRandomnessThreadsSocketsClocksOrConnectionsInStaticStateAreInitializedAtRunTime() {
+        StaticStateAudit.Result audit = StaticStateAudit.result(PostgresLockStore.class);
+
+        assertThat(audit.initializedAtBuildTime())
+                .as("classes a native image would initialize at build time, with what their static state holds")
+                .isEmpty();
+        assertThat(audit.unknownRegistrations()).as("run-time initialization of classes that do not exist")
+                .isEmpty();
+    }
+}

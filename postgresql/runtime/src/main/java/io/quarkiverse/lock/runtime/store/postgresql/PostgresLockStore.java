@@ -1,0 +1,245 @@
+package io.quarkiverse.lock.runtime.store.postgresql;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.ReleaseListener;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import io.vertx.mutiny.core.buffer.Buffer;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * A store on PostgreSQL, through the Quarkus reactive client: one row per lock key (shape in
+ * {@link PostgresStatements}), each operation one statement, atomic in the database and decided by its clock.
+ * <p>
+ * An acquisition is one upsert that grants the lock when it is free for this owner, and otherwise keeps the waiter's
+ * place in the row's line; a release, a take-back and an overriding release are one statement that frees the lock and
+ * hands it straight to the first waiter whose place is live, announcing the hand-over with {@code pg_notify}, which
+ * every instance hears on one {@code LISTEN} connection ({@link PostgresReleaseWatch}). Releases keep the row, so its
+ * fencing counter keeps rising; a bounded sweep deletes rows that have been free and unasked for longer than the
+ * configured retention.
+ * <p>
+ * Keys are stored as UTF-8 bytes ({@code bytea}): any key the API accepts, NUL included, is stored verbatim and only
+ * ever sent as a bind parameter. This instance's statements on one key run one after the other ({@link OrderedPerKey}),
+ * since the pool sends them over several connections. The statements wait for the table when the store creates it
+ * ({@link PostgresSchema}).
+ */
+public final class PostgresLockStore implements LockStore {
+
+    private static final Logger LOG = Logger.getLogger(PostgresLockStore.class);
+    /**
+     * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms (and at each
+     * hand-over they hear of), so only a waiter that gave up without saying so, or whose instance died, loses its
+     * place: the next waiter then waits this long at most.
+     */
+    static final long PLACE_MILLIS = 1000;
+    /** Leases longer than a century are kept until released: the database's timestamps end in the year 294276. */
+    private static final long LONGEST_LEASE_MILLIS = Duration.ofDays(36_500).toMillis();
+    private static final int SWEEP_ROWS = 1000;
+
+    private final Vertx vertx;
+    private final Pool pool;
+    private final PostgresLockStoreSettings settings;
+    private final PostgresStatements statements;
+    private final PostgresSchema schema;
+    private final Duration operationTimeout;
+    private final OrderedPerKey ordered = new OrderedPerKey();
+    private final String channel;
+    private final long sweepEveryNanos;
+    private final AtomicBoolean sweeping = new AtomicBoolean();
+    private volatile long lastSweepNanos = System.nanoTime();
+    /** The sweep's periodic timer while started, or -1. */
+    private volatile long sweepTimer = -1;
+
+    /**
+     * @param vertx the Vert.x instance, for the release watch's timers
+     * @param pool the datasource's pool
+     * @param settings how the store works
+     * @param operationTimeout how long one operation may take ({@code quarkus.lock.operation-timeout}), for the release
+     *        watch's probes
+     */
+    public PostgresLockStore(Vertx vertx, Pool pool, PostgresLockStoreSettings settings, Duration operationTimeout) {
+        this.vertx = vertx;
+        this.pool = pool;
+        this.settings = settings;
+        this.statements = new PostgresStatements(settings.table());
+        this.schema = new PostgresSchema(pool, statements, settings.createSchema());
+        this.operationTimeout = operationTimeout;
+        this.channel = settings.releaseNotifications() ? settings.table().name() : null;
+        this.sweepEveryNanos = Math.max(Duration.ofSeconds(1).toNanos(), settings.freeRowRetention().toNanos() / 10);
+    }
+
+    /**
+     * The lock table's DDL, as the store sends it when it creates the table and as the guide prints it for schema
+     * migration tools.
+     *
+     * @param table the lock table
+     * @return an idempotent {@code CREATE TABLE IF NOT EXISTS} statement
+     */
+    public static String createTableStatement(PostgresTable table) {
+        return PostgresStatements.createTable(table.sql());
+    }
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    /**
+     * Creates the lock table if it is missing and the store may ({@link PostgresSchema}); the first statements wait
+     * for it.
+     */
+    @Override
+    public void start() {
+        schema.ready().subscribe().with(ignored -> {
+        });
+        sweepTimer = vertx.setPeriodic(Math.max(1, sweepEveryNanos / 1_000_000), id -> sweep());
+    }
+
+    /** Stops the sweep. */
+    @Override
+    public void close() {
+        long timer = sweepTimer;
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+            sweepTimer = -1;
+        }
+    }
+
+    @Override
+    public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
+        Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addLong(lease(leaseMillis))
+                .addBoolean(waiting).addLong(PLACE_MILLIS);
+        return onRow(key, statements.acquire(), arguments).map(rows -> {
+            if (rows.size() == 0) {
+                return AcquireResult.heldByAnother(-1);
+            }
+            Row row = rows.iterator().next();
+            return row.getBoolean(0) ? AcquireResult.acquired(row.getLong(1))
+                    : AcquireResult.heldByAnother(row.getLong(2));
+        });
+    }
+
+    @Override
+    public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
+        Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addLong(lease(leaseMillis));
+        return onRow(key, statements.takeOver(), arguments)
+                .map(rows -> AcquireResult.acquired(rows.iterator().next().getLong(0)));
+    }
+
+    @Override
+    public Uni<Boolean> forceRelease(String key) {
+        return free(key, null);
+    }
+
+    /**
+     * The same statement as {@link #release}: an acquisition that holds the lock is never in line, so taking it out of
+     * the line and releasing what it holds is one step.
+     */
+    @Override
+    public Uni<Boolean> takeBack(String key, String owner) {
+        return free(key, owner);
+    }
+
+    @Override
+    public Uni<Boolean> release(String key, String owner) {
+        return free(key, owner);
+    }
+
+    private Uni<Boolean> free(String key, String owner) {
+        Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addString(channel);
+        return onRow(key, statements.free(), arguments)
+                .map(rows -> rows.size() > 0 && rows.iterator().next().getBoolean(0));
+    }
+
+    @Override
+    public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
+        Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addLong(lease(leaseMillis));
+        return onRow(key, statements.renew(), arguments).map(rows -> rows.rowCount() == 1);
+    }
+
+    @Override
+    public Uni<Boolean> isHeld(String key, String owner) {
+        return schema.ready().flatMap(ready -> pool.preparedQuery(statements.isHeld())
+                .execute(Tuple.tuple().addBuffer(id(key)).addString(owner)))
+                .map(rows -> rows.iterator().next().getBoolean(0));
+    }
+
+    /**
+     * Answers when the lock table can be read, so readiness is down while the table is missing too.
+     */
+    @Override
+    public Uni<Void> ping() {
+        return schema.ready().flatMap(ready -> pool.query(statements.ping()).execute()).replaceWithVoid();
+    }
+
+    @Override
+    public AutoCloseable watchReleases(ReleaseListener listener) {
+        if (channel == null) {
+            return LockStore.super.watchReleases(listener);
+        }
+        PostgresReleaseWatch watch = new PostgresReleaseWatch(vertx, pool, channel, settings.keyPrefix(), listener,
+                operationTimeout);
+        watch.start();
+        return watch;
+    }
+
+    /**
+     * Deletes rows free and unasked for longer than the retention, at most {@value #SWEEP_ROWS} at a time, at most
+     * every tenth of the retention. Rows locked by a statement in progress are skipped. A failure (a user without the
+     * {@code DELETE} privilege) is logged: the locks work without the sweep, only the table grows.
+     */
+    void sweep() {
+        long now = System.nanoTime();
+        if (now - lastSweepNanos < sweepEveryNanos || !sweeping.compareAndSet(false, true)) {
+            return;
+        }
+        lastSweepNanos = now;
+        pool.preparedQuery(statements.sweep())
+                .execute(Tuple.of(settings.freeRowRetention().toMillis(), SWEEP_ROWS))
+                .subscribe().with(deleted -> {
+                    sweeping.set(false);
+                    if (deleted.rowCount() > 0) {
+                        LOG.debugf("Deleted %d free lock rows", deleted.rowCount());
+                    }
+                }, failure -> {
+                    sweeping.set(false);
+                    LOG.debugf("Could not delete free lock rows: %s", failure.getMessage());
+                });
+    }
+
+    /**
+     * Runs a statement on the key's row once the table is ready and this instance's earlier statements on that row
+     * have ended.
+     */
+    private Uni<RowSet<Row>> onRow(String key, String sql, Tuple arguments) {
+        Supplier<Uni<RowSet<Row>>> statement = () -> schema.ready()
+                .flatMap(ready -> pool.preparedQuery(sql).execute(arguments));
+        return ordered.run(key, statement);
+    }
+
+    /**
+     * @return how many keys have a statement running or waiting in this instance
+     */
+    int busyKeys() {
+        return ordered.busyRows();
+    }
+
+    private Buffer id(String key) {
+        return Buffer.buffer((settings.keyPrefix() + key).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static long lease(long leaseMillis) {
+        return leaseMillis > LONGEST_LEASE_MILLIS ? NO_EXPIRY : leaseMillis;
+    }
+}

@@ -1,0 +1,86 @@
+package io.quarkiverse.lock.runtime.store.postgresql;
+
+import java.util.Optional;
+
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Default;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.spi.LockStore;
+import io.quarkus.reactive.datasource.ReactiveDataSource;
+import io.quarkus.runtime.configuration.ConfigurationException;
+import io.vertx.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+
+/**
+ * Produces the PostgreSQL {@link LockStore} on the pool of the reactive datasource named by
+ * {@code quarkus.lock.postgresql.datasource}; a bean only when the build chose the PostgreSQL store.
+ */
+@Singleton
+public class PostgresLockStoreProducer {
+
+    private static final Logger LOG = Logger.getLogger(PostgresLockStoreProducer.class);
+
+    @Inject
+    @Any
+    Instance<Pool> pools;
+
+    /**
+     * @param settings the validated settings
+     * @param config the store's runtime configuration
+     * @param datasource the store's datasource configuration
+     * @param vertx the application's Vert.x
+     * @return the store
+     * @throws ConfigurationException if the table name or the retention is invalid, or the datasource has no pool
+     */
+    /**
+     * The hand-over announcements keep one connection of the pool for {@code LISTEN}: a pool of one connection would
+     * then have none left for the locks, so announcements are off there, and waiters poll.
+     */
+    private static boolean poolLeavesRoomToListen(Optional<String> datasource) {
+        String property = "quarkus.datasource" + datasource.map(name -> ".\"" + name + "\"").orElse("")
+                + ".reactive.max-size";
+        int maxSize = ConfigProvider.getConfig().getOptionalValue(property, Integer.class).orElse(Integer.MAX_VALUE);
+        if (maxSize > 1) {
+            return true;
+        }
+        LOG.warnf("%s is %d: the PostgreSQL lock store keeps one connection of the pool to listen for hand-overs, "
+                + "which would leave none for the locks, so it does not listen (waiters of other instances poll). "
+                + "Raise it to 2 or more, or set quarkus.lock.postgresql.release-notifications=false", property,
+                maxSize);
+        return false;
+    }
+
+    @Produces
+    @Singleton
+    LockStore postgresLockStore(LockSettings settings, PostgresLockConfig config,
+            PostgresLockDatasourceConfig datasource, Vertx vertx) {
+        Instance<Pool> pool = datasource.datasource()
+                .map(name -> pools.select(new ReactiveDataSource.ReactiveDataSourceLiteral(name)))
+                .orElseGet(() -> pools.select(Default.Literal.INSTANCE));
+        if (!pool.isResolvable()) {
+            String name = datasource.datasource().orElse("<default>");
+            throw new ConfigurationException("quarkus.lock.postgresql.datasource names the datasource '" + name
+                    + "', but it has no reactive PostgreSQL pool (set quarkus.datasource"
+                    + datasource.datasource().map(n -> ".\"" + n + "\"").orElse("")
+                    + ".db-kind=postgresql and its reactive.url)");
+        }
+        PostgresTable table;
+        try {
+            table = PostgresTable.parse(config.table());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(e.getMessage());
+        }
+        return new PostgresLockStore(vertx, pool.get(), new PostgresLockStoreSettings(table, settings.keyPrefix(),
+                config.createSchema(), config.releaseNotifications() && poolLeavesRoomToListen(datasource.datasource()),
+                LockSettings.positive("quarkus.lock.postgresql.free-row-retention", config.freeRowRetention())),
+                settings.operationTimeout());
+    }
+}

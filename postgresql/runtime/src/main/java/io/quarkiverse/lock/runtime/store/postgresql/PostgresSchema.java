@@ -1,0 +1,88 @@
+package io.quarkiverse.lock.runtime.store.postgresql;
+
+import org.jboss.logging.Logger;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgException;
+
+/**
+ * Creates the lock table when it is missing, once, before the first statement that needs it.
+ * <p>
+ * The table is looked up first ({@code to_regclass}, through the search path, as the statements find it), and the DDL
+ * is sent only when it is not there: PostgreSQL checks the {@code CREATE} privilege before {@code IF NOT EXISTS}, so a
+ * database user without it still works once the table exists. Two instances creating the table at once may see
+ * PostgreSQL refuse the second creation (a unique violation in its catalog); the table is then there, which is all
+ * that counts. A failure is logged, not thrown, and tried again by the next statement: the statements then report the
+ * missing table themselves.
+ */
+final class PostgresSchema {
+
+    private static final Logger LOG = Logger.getLogger(PostgresSchema.class);
+    private static final String UNIQUE_VIOLATION = "23505";
+    private static final String DUPLICATE_TABLE = "42P07";
+
+    private final Pool pool;
+    private final PostgresStatements statements;
+    private final boolean create;
+    private volatile boolean ready;
+    private volatile boolean warned;
+    private Uni<Void> inFlight;
+
+    /**
+     * @param pool the datasource's pool
+     * @param statements the store's statements
+     * @param create {@code false} to never send DDL
+     */
+    PostgresSchema(Pool pool, PostgresStatements statements, boolean create) {
+        this.pool = pool;
+        this.statements = statements;
+        this.create = create;
+        this.ready = !create;
+    }
+
+    /**
+     * @return completes, never with a failure, once the table was found or created, or creating it failed
+     */
+    Uni<Void> ready() {
+        if (ready) {
+            return Uni.createFrom().voidItem();
+        }
+        synchronized (this) {
+            if (inFlight == null) {
+                inFlight = createIfMissing().memoize().indefinitely();
+            }
+            return inFlight;
+        }
+    }
+
+    private Uni<Void> createIfMissing() {
+        return pool.preparedQuery("SELECT to_regclass($1::text) IS NOT NULL")
+                .execute(Tuple.of(statements.table()))
+                .flatMap(rows -> rows.iterator().next().getBoolean(0) ? Uni.createFrom().voidItem()
+                        : pool.query(statements.createTable()).execute()
+                                .invoke(created -> LOG.infof("Created the lock table %s", statements.table()))
+                                .replaceWithVoid())
+                .invoke(() -> ready = true)
+                .onFailure(PostgresSchema::createdMeanwhile).recoverWithUni(() -> {
+                    ready = true;
+                    return Uni.createFrom().voidItem();
+                })
+                .onFailure().recoverWithUni(failure -> {
+                    LOG.logf(warned ? Logger.Level.DEBUG : Logger.Level.WARN, "Could not create the lock table %s (%s); lock operations fail until it exists. Create "
+                            + "it with the DDL in the guide, or set quarkus.lock.postgresql.create-schema=false if "
+                            + "it is created otherwise", statements.table(), failure.getMessage());
+                    warned = true;
+                    synchronized (this) {
+                        inFlight = null;
+                    }
+                    return Uni.createFrom().voidItem();
+                });
+    }
+
+    private static boolean createdMeanwhile(Throwable failure) {
+        return failure instanceof PgException pg
+                && (UNIQUE_VIOLATION.equals(pg.getSqlState()) || DUPLICATE_TABLE.equals(pg.getSqlState()));
+    }
+}

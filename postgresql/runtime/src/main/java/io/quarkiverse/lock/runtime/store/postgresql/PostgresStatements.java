@@ -1,0 +1,270 @@
+package io.quarkiverse.lock.runtime.store.postgresql;
+
+/**
+ * The SQL the PostgreSQL store sends, in one place: the lock table's DDL and one statement per operation.
+ * <p>
+ * One row per lock key, kept after release so that its fencing counter survives:
+ *
+ * <pre>
+ * lock_key   bytea        -- key prefix + lock key, UTF-8: any key, NUL included, verbatim
+ * owner      text         -- the holding acquisition's owner id; NULL when released
+ * token      bigint       -- the last fencing token issued for the key
+ * held_until timestamptz  -- when the lease ends ('infinity': held until released); NULL when released
+ * line       jsonb        -- waiting instances, in arrival order: [{"owner": id, "until": ms, "lease": ms}, ...]
+ * changed_at timestamptz  -- database time of the last statement that changed the row
+ * </pre>
+ *
+ * A lock is held when {@code owner} is set and {@code held_until} is ahead of {@code clock_timestamp()}; every time
+ * is the database's, taken once per statement (after the row is locked), so no client clock ever decides a lease or a
+ * place. A waiter's place lapses at {@code until} (epoch milliseconds of the database clock) unless it asks again; a
+ * free lock goes to the first waiter whose place has not lapsed, or to anyone when there is none. Each statement
+ * changes one row, which PostgreSQL locks for it, and decides from the latest version of that row: the statements on
+ * one key are atomic and serialized by the database.
+ * <p>
+ * A new fencing token is {@code greatest(token + 1, database time in microseconds)}: strictly above the row's last
+ * token, and above every token issued before the row was deleted (by the sweep, or by hand), unless the database clock
+ * stepped back by more than the time the row was gone.
+ * <p>
+ * Every value is a bind parameter, with an explicit type; the table's name, checked by {@link PostgresTable}, is the
+ * only text put into the SQL, quoted.
+ */
+final class PostgresStatements {
+
+    /** The longest key (prefix included, in UTF-8 bytes) whose hand-over is announced: a payload ends at 8000 bytes. */
+    static final int ANNOUNCED_KEY_BYTES = 3500;
+
+    /** The database time of this statement, taken once: in the SET of an upsert it runs after the row is locked. */
+    private static final String NOW = """
+            (SELECT clock_timestamp() AS now) t
+              CROSS JOIN LATERAL (SELECT t.now,
+                                         floor(extract(epoch FROM t.now) * 1000)::bigint AS ms,
+                                         floor(extract(epoch FROM t.now) * 1000000)::bigint AS micros) n""";
+
+    private final String table;
+    private final String createTable;
+    private final String acquire;
+    private final String takeOver;
+    private final String free;
+    private final String renew;
+    private final String isHeld;
+    private final String ping;
+    private final String sweep;
+
+    /**
+     * @param table the lock table
+     */
+    PostgresStatements(PostgresTable table) {
+        String t = table.sql();
+        this.table = t;
+        this.createTable = createTable(t);
+        this.acquire = """
+                INSERT INTO %1$s AS l (lock_key, owner, token, held_until, line, changed_at)
+                SELECT $1::bytea, $2::text, n.micros,
+                       CASE WHEN $3::bigint = 0 THEN 'infinity'::timestamptz
+                            ELSE n.now + $3::bigint * interval '1 millisecond' END,
+                       '[]'::jsonb, n.now
+                FROM %2$s
+                ON CONFLICT (lock_key) DO UPDATE SET (owner, token, held_until, line, changed_at) = (
+                  SELECT CASE WHEN g.granted THEN $2::text ELSE l.owner END,
+                         CASE WHEN g.granted THEN greatest(l.token + 1, n.micros) ELSE l.token END,
+                         CASE WHEN NOT g.granted THEN l.held_until
+                              WHEN $3::bigint = 0 THEN 'infinity'::timestamptz
+                              ELSE n.now + $3::bigint * interval '1 millisecond' END,
+                         CASE WHEN g.granted OR g.mine OR NOT $4::boolean THEN v.others
+                              WHEN v.placed THEN v.kept
+                              ELSE v.kept || jsonb_build_array(jsonb_build_object(
+                                   'owner', $2::text, 'until', n.ms + $5::bigint, 'lease', $3::bigint)) END,
+                         n.now
+                  FROM %2$s
+                  CROSS JOIN LATERAL (
+                    SELECT coalesce(jsonb_agg(e.w ORDER BY e.i) FILTER (WHERE e.w->>'owner' <> $2::text),
+                                    '[]'::jsonb) AS others,
+                           coalesce(jsonb_agg(CASE WHEN e.w->>'owner' = $2::text
+                                    THEN jsonb_build_object('owner', $2::text, 'until', n.ms + $5::bigint,
+                                                            'lease', $3::bigint)
+                                    ELSE e.w END ORDER BY e.i), '[]'::jsonb) AS kept,
+                           coalesce(bool_or(e.w->>'owner' = $2::text), false) AS placed,
+                           (array_agg(e.w->>'owner' ORDER BY e.i))[1] AS head
+                    FROM jsonb_array_elements(l.line) WITH ORDINALITY AS e(w, i)
+                    WHERE (e.w->>'until')::bigint > n.ms) v
+                  CROSS JOIN LATERAL (
+                    SELECT coalesce($4::boolean AND l.owner = $2::text AND l.held_until > n.now, false) AS mine,
+                           coalesce((l.owner IS NULL OR l.held_until <= n.now)
+                                    AND (v.head IS NULL OR v.head = $2::text), false) AS granted) g)
+                WHERE $4::boolean OR l.owner IS NULL OR l.held_until <= clock_timestamp()
+                RETURNING coalesce(owner = $2::text, false), token,
+                  CASE WHEN owner IS NOT NULL AND held_until > changed_at THEN
+                         CASE WHEN held_until = 'infinity' THEN 2147483647
+                              ELSE ceil(extract(epoch FROM held_until - changed_at) * 1000)::bigint END
+                       WHEN jsonb_array_length(line) > 0 THEN
+                         greatest(1, (line->0->>'until')::bigint
+                                     - floor(extract(epoch FROM changed_at) * 1000)::bigint)
+                       ELSE -1 END
+                """.formatted(t, NOW);
+        this.takeOver = """
+                INSERT INTO %1$s AS l (lock_key, owner, token, held_until, line, changed_at)
+                SELECT $1::bytea, $2::text, n.micros,
+                       CASE WHEN $3::bigint = 0 THEN 'infinity'::timestamptz
+                            ELSE n.now + $3::bigint * interval '1 millisecond' END,
+                       '[]'::jsonb, n.now
+                FROM %2$s
+                ON CONFLICT (lock_key) DO UPDATE SET (owner, token, held_until, line, changed_at) = (
+                  SELECT $2::text, greatest(l.token + 1, n.micros),
+                         CASE WHEN $3::bigint = 0 THEN 'infinity'::timestamptz
+                              ELSE n.now + $3::bigint * interval '1 millisecond' END,
+                         coalesce((SELECT jsonb_agg(e.w ORDER BY e.i)
+                                   FROM jsonb_array_elements(l.line) WITH ORDINALITY AS e(w, i)
+                                   WHERE e.w->>'owner' <> $2::text AND (e.w->>'until')::bigint > n.ms), '[]'::jsonb),
+                         n.now
+                  FROM %2$s)
+                RETURNING token
+                """.formatted(t, NOW);
+        this.free = """
+                WITH old AS (
+                  SELECT lock_key,
+                         coalesce(owner = coalesce($2::text, owner) AND held_until > clock_timestamp(), false) AS held
+                  FROM %1$s WHERE lock_key = $1::bytea FOR UPDATE
+                ), done AS (
+                  UPDATE %1$s AS l SET (owner, token, held_until, line, changed_at) = (
+                    SELECT CASE WHEN old.held THEN h.owner ELSE l.owner END,
+                           CASE WHEN old.held AND h.owner IS NOT NULL THEN greatest(l.token + 1, n.micros)
+                                ELSE l.token END,
+                           CASE WHEN NOT old.held THEN l.held_until
+                                WHEN h.owner IS NULL THEN NULL
+                                WHEN h.lease = 0 THEN 'infinity'::timestamptz
+                                ELSE n.now + h.lease * interval '1 millisecond' END,
+                           CASE WHEN old.held THEN h.rest ELSE h.live END,
+                           n.now
+                    FROM %2$s
+                    CROSS JOIN LATERAL (
+                      SELECT max(q.o) FILTER (WHERE q.r = 1) AS owner,
+                             max(q.lease) FILTER (WHERE q.r = 1) AS lease,
+                             coalesce(jsonb_agg(q.w ORDER BY q.r) FILTER (WHERE q.r > 1), '[]'::jsonb) AS rest,
+                             coalesce(jsonb_agg(q.w ORDER BY q.r), '[]'::jsonb) AS live
+                      FROM (SELECT e.w, e.w->>'owner' AS o, (e.w->>'lease')::bigint AS lease,
+                                   row_number() OVER (ORDER BY e.i) AS r
+                            FROM jsonb_array_elements(l.line) WITH ORDINALITY AS e(w, i)
+                            WHERE (e.w->>'until')::bigint > n.ms
+                              AND e.w->>'owner' IS DISTINCT FROM $2::text) q) h)
+                  FROM old
+                  WHERE l.lock_key = old.lock_key
+                    AND (old.held OR l.line @> jsonb_build_array(jsonb_build_object('owner', $2::text)))
+                  RETURNING old.held, l.lock_key, l.owner, l.token
+                )
+                SELECT held,
+                       CASE WHEN held AND owner IS NOT NULL AND $3::text IS NOT NULL
+                                 AND octet_length(lock_key) <= %3$d
+                            THEN pg_notify($3::text, 'G ' || owner || ' ' || token || ' ' || encode(lock_key, 'hex'))::text
+                       END
+                FROM done
+                """.formatted(t, NOW, ANNOUNCED_KEY_BYTES);
+        this.renew = """
+                UPDATE %s SET held_until = CASE WHEN $3::bigint = 0 THEN 'infinity'::timestamptz
+                                                ELSE clock_timestamp() + $3::bigint * interval '1 millisecond' END,
+                              changed_at = clock_timestamp()
+                WHERE lock_key = $1::bytea AND owner = $2::text AND held_until > clock_timestamp()
+                """.formatted(t);
+        this.isHeld = """
+                SELECT EXISTS (SELECT 1 FROM %s
+                               WHERE lock_key = $1::bytea AND owner = $2::text AND held_until > clock_timestamp())
+                """.formatted(t);
+        this.ping = "SELECT NULL FROM " + t + " WHERE false";
+        this.sweep = """
+                DELETE FROM %1$s WHERE lock_key IN (
+                  SELECT lock_key FROM %1$s
+                  WHERE changed_at < clock_timestamp() - $1::bigint * interval '1 millisecond'
+                    AND (owner IS NULL OR held_until < clock_timestamp() - $1::bigint * interval '1 millisecond')
+                  LIMIT $2::integer
+                  FOR UPDATE SKIP LOCKED)
+                """.formatted(t);
+    }
+
+    /**
+     * @param table the lock table, as SQL
+     * @return the DDL of the lock table, idempotent
+     */
+    static String createTable(String table) {
+        return """
+                CREATE TABLE IF NOT EXISTS %s (
+                    lock_key   bytea       NOT NULL PRIMARY KEY,
+                    owner      text,
+                    token      bigint      NOT NULL,
+                    held_until timestamptz,
+                    line       jsonb       NOT NULL DEFAULT '[]',
+                    changed_at timestamptz NOT NULL
+                )""".formatted(table);
+    }
+
+    /** @return the lock table, as SQL */
+    String table() {
+        return table;
+    }
+
+    /** @return the lock table's DDL */
+    String createTable() {
+        return createTable;
+    }
+
+    /**
+     * Parameters: key, owner, lease (0: until released), waiting, place in milliseconds. Grants the lock to the owner if
+     * it is free and nobody whose place is live came earlier; when the owner waits, keeps (or takes) its place.
+     *
+     * @return a row of (acquired, token, how long until the lock may be free for this owner in ms or -1), or none when
+     *         a one-try attempt found the lock held
+     */
+    String acquire() {
+        return acquire;
+    }
+
+    /**
+     * Parameters: key, owner, lease.
+     *
+     * @return a row with the new token; the lock is the owner's whoever held it
+     */
+    String takeOver() {
+        return takeOver;
+    }
+
+    /**
+     * Parameters: key, owner ({@code NULL}: whoever holds it), channel ({@code NULL}: no announcement). Takes the owner
+     * out of the line and, if it holds the lock (anyone, for {@code NULL}), releases it, handing it to the first waiter
+     * whose place is live and announcing that hand-over.
+     *
+     * @return a row of (released) when the lock was held by the owner or the owner was in line; none otherwise
+     */
+    String free() {
+        return free;
+    }
+
+    /**
+     * Parameters: key, owner, lease.
+     *
+     * @return updates one row when the owner holds the lock and its lease runs
+     */
+    String renew() {
+        return renew;
+    }
+
+    /**
+     * Parameters: key, owner.
+     *
+     * @return a row of (held now by owner)
+     */
+    String isHeld() {
+        return isHeld;
+    }
+
+    /** @return a query that answers when the table exists and may be read */
+    String ping() {
+        return ping;
+    }
+
+    /**
+     * Parameters: retention in milliseconds, most rows.
+     *
+     * @return deletes rows free, and unasked for, for longer than the retention
+     */
+    String sweep() {
+        return sweep;
+    }
+}
