@@ -1,6 +1,6 @@
 package io.quarkiverse.lock.deployment;
 
-import io.quarkiverse.lock.test.StartupFailure;
+import io.quarkiverse.lock.testsupport.StartupFailure;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
-import io.quarkiverse.lock.test.StaticStateAudit;
+import io.quarkiverse.lock.testsupport.StaticStateAudit;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

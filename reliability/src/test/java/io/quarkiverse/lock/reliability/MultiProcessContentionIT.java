@@ -8,8 +8,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.lock.test.RedisCluster;
-import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.testsupport.RedisCluster;
+import io.quarkiverse.lock.testsupport.RedisServer;
 
 /**
  * Three separate JVM processes run critical sections on four keys of one redis-server, then of a Redis Cluster; the

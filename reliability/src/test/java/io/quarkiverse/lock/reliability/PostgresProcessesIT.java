@@ -10,8 +10,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.lock.test.PostgresServer;
-import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.testsupport.PostgresServer;
+import io.quarkiverse.lock.testsupport.RedisServer;
 
 /**
  * The reliability runs on the PostgreSQL store, with the harness build that locks on PostgreSQL: three JVM processes

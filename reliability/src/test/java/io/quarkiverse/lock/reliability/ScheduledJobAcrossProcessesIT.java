@@ -10,7 +10,7 @@ import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.testsupport.RedisServer;
 
 /**
  * Two JVM processes on one redis-server run the same {@code @Scheduled(every = "1s")} job under

@@ -8,10 +8,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.quarkiverse.lock.test.proxy.Exchange;
-import io.quarkiverse.lock.test.proxy.Fault;
-import io.quarkiverse.lock.test.proxy.FaultProxy;
-import io.quarkiverse.lock.test.proxy.FaultRule;
+import io.quarkiverse.lock.testsupport.proxy.Exchange;
+import io.quarkiverse.lock.testsupport.proxy.Fault;
+import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
+import io.quarkiverse.lock.testsupport.proxy.FaultRule;
 
 /**
  * Random faults on the instances' Redis connections: a low rate of delayed replies, cut connections and delayed

@@ -1,7 +1,7 @@
 package io.quarkiverse.lock.it.mongodb;
 
 import io.quarkiverse.lock.it.LockedMethodsContract;
-import io.quarkiverse.lock.test.MongoServerResource;
+import io.quarkiverse.lock.testsupport.MongoServerResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 

@@ -1,7 +1,7 @@
 package io.quarkiverse.lock.it.redis;
 
 import io.quarkiverse.lock.it.LockedMethodsContract;
-import io.quarkiverse.lock.test.RedisServerResource;
+import io.quarkiverse.lock.testsupport.RedisServerResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 

@@ -15,7 +15,7 @@ import com.mongodb.client.model.UpdateOptions;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.tck.CriticalSectionRace;
-import io.quarkiverse.lock.test.MongoTestServer;
+import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.mongodb.reactive.ReactiveMongoCollection;
 import io.quarkus.test.QuarkusUnitTest;

@@ -4,8 +4,8 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.lock.test.MongoTestServer;
-import io.quarkiverse.lock.test.StartupFailure;
+import io.quarkiverse.lock.testsupport.MongoTestServer;
+import io.quarkiverse.lock.testsupport.StartupFailure;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

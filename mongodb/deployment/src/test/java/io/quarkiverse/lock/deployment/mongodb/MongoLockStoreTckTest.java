@@ -12,7 +12,7 @@ import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
 import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.tck.LockStoreTck;
-import io.quarkiverse.lock.test.MongoTestServer;
+import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkus.mongodb.impl.ReactiveMongoClientImpl;
 import io.quarkus.mongodb.reactive.ReactiveMongoDatabase;
 

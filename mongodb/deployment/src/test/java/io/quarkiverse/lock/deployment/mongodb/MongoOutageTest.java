@@ -17,7 +17,7 @@ import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.tck.StoreRecovery;
-import io.quarkiverse.lock.test.MongoTestServer;
+import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.health.api.AsyncHealthCheck;
 

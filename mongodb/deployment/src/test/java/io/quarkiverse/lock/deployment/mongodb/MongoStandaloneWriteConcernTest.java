@@ -14,8 +14,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
-import io.quarkiverse.lock.test.MongoTestServer;
-import io.quarkiverse.lock.test.mongo.MongoTopology;
+import io.quarkiverse.lock.testsupport.MongoTestServer;
+import io.quarkiverse.lock.testsupport.mongo.MongoTopology;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.health.api.AsyncHealthCheck;
 

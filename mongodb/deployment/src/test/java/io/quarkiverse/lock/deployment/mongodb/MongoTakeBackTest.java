@@ -18,7 +18,7 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
-import io.quarkiverse.lock.test.MongoTestServer;
+import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;

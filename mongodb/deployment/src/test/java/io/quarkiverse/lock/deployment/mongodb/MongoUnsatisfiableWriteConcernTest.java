@@ -14,8 +14,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
-import io.quarkiverse.lock.test.MongoTestServer;
-import io.quarkiverse.lock.test.mongo.MongoFaults;
+import io.quarkiverse.lock.testsupport.MongoTestServer;
+import io.quarkiverse.lock.testsupport.mongo.MongoFaults;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.health.api.AsyncHealthCheck;

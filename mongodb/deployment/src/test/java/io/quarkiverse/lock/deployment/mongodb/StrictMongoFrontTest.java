@@ -16,10 +16,10 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 
-import io.quarkiverse.lock.test.MongoTestServer;
-import io.quarkiverse.lock.test.mongo.MongoTopology;
-import io.quarkiverse.lock.test.mongo.StrictMongoBackend;
-import io.quarkiverse.lock.test.mongo.StrictRule;
+import io.quarkiverse.lock.testsupport.MongoTestServer;
+import io.quarkiverse.lock.testsupport.mongo.MongoTopology;
+import io.quarkiverse.lock.testsupport.mongo.StrictMongoBackend;
+import io.quarkiverse.lock.testsupport.mongo.StrictRule;
 
 /**
  * The strict front in front of the MongoDB test server answers as a real server does where {@code mongo-java-server}

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.tck.CriticalSectionRace;
-import io.quarkiverse.lock.test.PostgresServer;
+import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.test.PostgresServer;
+import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -7,7 +7,7 @@ import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStoreSettings;
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresTable;
 import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.tck.LockStoreTck;
-import io.quarkiverse.lock.test.PostgresServer;
+import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.pgclient.PgBuilder;
 import io.vertx.mutiny.sqlclient.Pool;

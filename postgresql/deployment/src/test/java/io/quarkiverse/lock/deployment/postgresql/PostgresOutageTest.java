@@ -20,7 +20,7 @@ import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.tck.StoreRecovery;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
-import io.quarkiverse.lock.test.PostgresServer;
+import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.health.api.AsyncHealthCheck;
 

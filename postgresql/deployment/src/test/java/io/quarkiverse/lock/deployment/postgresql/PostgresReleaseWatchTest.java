@@ -22,7 +22,7 @@ import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStore;
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStoreSettings;
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresTable;
 import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
-import io.quarkiverse.lock.test.PostgresServer;
+import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -16,7 +16,7 @@ import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStore;
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresTable;
-import io.quarkiverse.lock.test.PostgresServer;
+import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.health.api.AsyncHealthCheck;
 

@@ -6,8 +6,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStore;
-import io.quarkiverse.lock.test.PostgresServer;
-import io.quarkiverse.lock.test.StaticStateAudit;
+import io.quarkiverse.lock.testsupport.PostgresServer;
+import io.quarkiverse.lock.testsupport.StaticStateAudit;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

@@ -1,6 +1,6 @@
 package io.quarkiverse.lock.deployment.postgresql;
 
-import io.quarkiverse.lock.test.PostgresServer;
+import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

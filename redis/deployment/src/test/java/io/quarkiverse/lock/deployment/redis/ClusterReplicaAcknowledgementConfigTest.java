@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.lock.test.StartupFailure;
+import io.quarkiverse.lock.testsupport.StartupFailure;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

@@ -11,7 +11,7 @@ import org.eclipse.microprofile.health.Readiness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.health.api.AsyncHealthCheck;
 

@@ -14,7 +14,7 @@ import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.tck.StoreRecovery;
-import io.quarkiverse.lock.test.RedisCluster;
+import io.quarkiverse.lock.testsupport.RedisCluster;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

@@ -7,7 +7,7 @@ import io.quarkiverse.lock.runtime.store.redis.RedisKeys;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
 import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.tck.LockStoreTck;
-import io.quarkiverse.lock.test.RedisCluster;
+import io.quarkiverse.lock.testsupport.RedisCluster;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisClientType;
 import io.vertx.redis.client.RedisOptions;

@@ -8,7 +8,7 @@ import io.quarkiverse.lock.runtime.store.redis.RedisKeys;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
 import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.tck.LockStoreTck;
-import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.testsupport.RedisServer;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
 

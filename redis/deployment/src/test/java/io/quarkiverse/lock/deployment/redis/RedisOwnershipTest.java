@@ -25,7 +25,7 @@ import io.quarkiverse.lock.runtime.store.redis.RedisKeys;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
 import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
-import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;

@@ -18,7 +18,7 @@ import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.tck.StoreRecovery;
-import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
-import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.health.api.AsyncHealthCheck;
 

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.testsupport.RedisServer;
 
 /**
  * The documented second mode of the demo: the packaged application starts its instances as separate processes on one

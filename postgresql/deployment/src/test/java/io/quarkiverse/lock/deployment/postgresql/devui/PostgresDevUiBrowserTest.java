@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.lock.test.PostgresServer;
-import io.quarkiverse.lock.test.browser.HeadlessChromium;
-import io.quarkiverse.lock.test.browser.LockDevUiCardView;
+import io.quarkiverse.lock.testsupport.PostgresServer;
+import io.quarkiverse.lock.testsupport.browser.HeadlessChromium;
+import io.quarkiverse.lock.testsupport.browser.LockDevUiCardView;
 import io.quarkus.test.QuarkusDevModeTest;
 
 /**

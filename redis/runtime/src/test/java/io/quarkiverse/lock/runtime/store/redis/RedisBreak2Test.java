@@ -23,7 +23,7 @@ import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.spi.LockStore;
-import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.testsupport.RedisServer;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.core.Context;
@@ -286,8 +286,8 @@ class RedisBreak2Test {
      */
     @Test
     void aHandOverHeardBeforeItsRefusalIsNotCountedFromTheMessage() throws Exception {
-        io.quarkiverse.lock.test.proxy.FaultProxy proxy = io.quarkiverse.lock.test.proxy.FaultProxy.start("127.0.0.1",
-                server.port(), io.quarkiverse.lock.test.proxy.WireProtocol.REDIS);
+        io.quarkiverse.lock.testsupport.proxy.FaultProxy proxy = io.quarkiverse.lock.testsupport.proxy.FaultProxy.start("127.0.0.1",
+                server.port(), io.quarkiverse.lock.testsupport.proxy.WireProtocol.REDIS);
         closing.add(proxy);
         DefaultLockRegistry waiting = registry(store(proxy.redisUri()), Duration.ofSeconds(5));
         DefaultLockRegistry direct = registry(store(server.uri()), Duration.ofSeconds(5));
@@ -296,14 +296,14 @@ class RedisBreak2Test {
         proxy.rule(exchange -> {
             if (exchange.push()) {
                 return exchange.reply() != null && exchange.reply().contains("G ") && exchange.reply().contains(key)
-                        ? io.quarkiverse.lock.test.proxy.Fault.delay(Duration.ofMillis(1_000))
-                        : io.quarkiverse.lock.test.proxy.Fault.pass();
+                        ? io.quarkiverse.lock.testsupport.proxy.Fault.delay(Duration.ofMillis(1_000))
+                        : io.quarkiverse.lock.testsupport.proxy.Fault.pass();
             }
             return exchange.request() != null && exchange.request().contains(key)
                     && replyDelayed.compareAndSet(false, true)
-                            ? io.quarkiverse.lock.test.proxy.Fault.delay(Duration.ofMillis(
+                            ? io.quarkiverse.lock.testsupport.proxy.Fault.delay(Duration.ofMillis(
                                     Boolean.getBoolean("break2.control") ? 0 : 1_500))
-                            : io.quarkiverse.lock.test.proxy.Fault.pass();
+                            : io.quarkiverse.lock.testsupport.proxy.Fault.pass();
         });
         ReactiveDistributedLock holder = direct.obtain(key);
         assertThat(await(holder.acquireOnce())).isTrue();

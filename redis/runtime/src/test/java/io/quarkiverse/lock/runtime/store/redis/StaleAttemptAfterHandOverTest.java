@@ -22,7 +22,7 @@ import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
-import io.quarkiverse.lock.test.RedisServer;
+import io.quarkiverse.lock.testsupport.RedisServer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;

@@ -1,0 +1,400 @@
+package io.quarkiverse.lock.testsupport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+
+import io.quarkus.builder.BuildChainBuilder;
+import io.quarkus.bootstrap.model.ApplicationModel;
+import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.RuntimeInitializedClassBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.RuntimeInitializedPackageBuildItem;
+import io.quarkus.deployment.pkg.builditem.CurateOutcomeBuildItem;
+import io.quarkus.maven.dependency.ResolvedDependency;
+import io.quarkus.paths.PathTree;
+
+/**
+ * Finds the classes of an extension's runtime artifact whose static state a native image must not take from the
+ * build: randomness (a generator in the image heap would repeat its numbers in every process; GraalVM refuses it),
+ * threads and executors, sockets and connections (none of them survives into an image), and readings of the build
+ * machine's clock, processors or network. Quarkus initializes every class at build time unless a build step registers
+ * it with {@link RuntimeInitializedClassBuildItem}, so each class found must be registered.
+ * <p>
+ * {@link #of(Class)} adds a build step to a {@code QuarkusUnitTest} that scans every class of the artifact holding the
+ * given class, collects the registrations the build made, and publishes both for {@link #result(Class)} (as system
+ * properties, which the build's and the test's class loaders share). A class is found when:
+ * <ul>
+ * <li>one of its static fields has a type of {@link #HAZARDS} (a subtype, or an array of one), or</li>
+ * <li>its static initializer, or a static method of its own that the initializer calls, creates such an object,
+ * calls a method that returns one, or calls one of {@link #READINGS}.</li>
+ * </ul>
+ * What a class obtains from elsewhere without any of these types in sight (an {@code Object} field filled by another
+ * library) is not found: the audit is a net for the usual shapes, not a proof.
+ */
+public final class StaticStateAudit {
+
+    /** The types that must not be in static state built into an image, with what they are. */
+    static final Map<String, String> HAZARDS = Map.ofEntries(
+            Map.entry("java.util.random.RandomGenerator", "randomness"),
+            Map.entry("java.lang.Thread", "a thread"),
+            Map.entry("java.util.concurrent.Executor", "an executor"),
+            Map.entry("java.util.Timer", "a timer thread"),
+            Map.entry("java.net.Socket", "a socket"),
+            Map.entry("java.net.ServerSocket", "a socket"),
+            Map.entry("java.net.DatagramSocket", "a socket"),
+            Map.entry("java.nio.channels.Channel", "a channel"),
+            Map.entry("java.nio.channels.Selector", "a selector"),
+            Map.entry("java.net.http.HttpClient", "a connection"),
+            Map.entry("java.sql.Connection", "a connection"),
+            Map.entry("io.vertx.core.Vertx", "a Vert.x instance"),
+            Map.entry("io.vertx.redis.client.Redis", "a connection"),
+            Map.entry("io.vertx.redis.client.RedisConnection", "a connection"),
+            Map.entry("io.vertx.redis.client.RedisAPI", "a connection"),
+            Map.entry("io.quarkus.redis.datasource.ReactiveRedisDataSource", "a connection"),
+            Map.entry("io.quarkus.redis.datasource.RedisDataSource", "a connection"),
+            Map.entry("com.mongodb.reactivestreams.client.MongoClient", "a connection"),
+            Map.entry("com.mongodb.client.MongoClient", "a connection"),
+            Map.entry("io.quarkus.mongodb.reactive.ReactiveMongoClient", "a connection"));
+
+    /**
+     * Calls that read the clock, randomness, the processors or the network, besides every {@code now()} of
+     * {@code java.time}: their result would be the build's.
+     */
+    static final Map<String, String> READINGS = Map.ofEntries(
+            Map.entry("java/lang/System.nanoTime", "a clock reading"),
+            Map.entry("java/lang/System.currentTimeMillis", "a clock reading"),
+            Map.entry("java/time/Clock.instant", "a clock reading"),
+            Map.entry("java/time/Clock.millis", "a clock reading"),
+            Map.entry("java/util/Date.<init>()V", "a clock reading"),
+            Map.entry("java/util/UUID.randomUUID", "randomness"),
+            Map.entry("java/lang/Math.random", "randomness"),
+            Map.entry("java/lang/StrictMath.random", "randomness"),
+            Map.entry("java/lang/Runtime.availableProcessors", "the build machine's processors"),
+            Map.entry("java/net/InetAddress.getLocalHost", "a network lookup"),
+            Map.entry("java/net/InetAddress.getByName", "a network lookup"),
+            Map.entry("java/net/InetAddress.getAllByName", "a network lookup"));
+
+    private static final String CLASS_INITIALIZER = "<clinit>";
+
+    private StaticStateAudit() {
+    }
+
+    /**
+     * @param anchor a class of the runtime artifact to audit
+     * @return a build chain customizer for {@code QuarkusUnitTest#addBuildChainCustomizer} that audits that artifact
+     */
+    public static Consumer<BuildChainBuilder> of(Class<?> anchor) {
+        String key = anchor.getName();
+        return chain -> chain.addBuildStep(context -> {
+            Set<String> classes = classesOfArtifactWith(key,
+                    context.consume(CurateOutcomeBuildItem.class).getApplicationModel());
+            Set<String> registered = new HashSet<>();
+            for (RuntimeInitializedClassBuildItem item : context.consumeMulti(RuntimeInitializedClassBuildItem.class)) {
+                registered.add(item.getClassName());
+            }
+            List<String> packages = new ArrayList<>();
+            for (RuntimeInitializedPackageBuildItem item : context
+                    .consumeMulti(RuntimeInitializedPackageBuildItem.class)) {
+                packages.add(item.getPackageName());
+            }
+            ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            Map<String, Set<String>> found = new TreeMap<>();
+            Set<String> auditedPackages = new HashSet<>();
+            for (String name : classes) {
+                auditedPackages.add(packageOf(name));
+                Set<String> reasons = scan(name, loader);
+                if (!reasons.isEmpty()) {
+                    found.put(name, reasons);
+                }
+            }
+            Map<String, Set<String>> atBuildTime = new TreeMap<>();
+            found.forEach((name, reasons) -> {
+                if (!registered.contains(name) && packages.stream().noneMatch(p -> name.startsWith(p + "."))) {
+                    atBuildTime.put(name, reasons);
+                }
+            });
+            Set<String> stale = new TreeSet<>();
+            for (String name : registered) {
+                if (!classes.contains(name) && auditedPackages.contains(packageOf(name))) {
+                    stale.add(name);
+                }
+            }
+            System.setProperty(key + ".static-state", format(found));
+            System.setProperty(key + ".static-state-at-build-time", format(atBuildTime));
+            System.setProperty(key + ".runtime-init-unknown", String.join("\n", stale));
+            context.produce(new FeatureBuildItem("static-state-audit"));
+        }).consumes(CurateOutcomeBuildItem.class)
+                .consumes(RuntimeInitializedClassBuildItem.class)
+                .consumes(RuntimeInitializedPackageBuildItem.class)
+                .produces(FeatureBuildItem.class)
+                .build();
+    }
+
+    /**
+     * @param anchor the class given to {@link #of(Class)}
+     * @return what the audit of that class's artifact found, once the application was built
+     * @throws IllegalStateException if no audit of it ran
+     */
+    public static Result result(Class<?> anchor) {
+        String key = anchor.getName();
+        String found = System.getProperty(key + ".static-state");
+        if (found == null) {
+            throw new IllegalStateException("no audit ran for " + key + ": add StaticStateAudit.of(" + key
+                    + ".class) to the QuarkusUnitTest");
+        }
+        String unknown = System.getProperty(key + ".runtime-init-unknown");
+        return new Result(parse(found), parse(System.getProperty(key + ".static-state-at-build-time")),
+                unknown.isEmpty() ? Set.of() : Set.of(unknown.split("\n")));
+    }
+
+    /**
+     * What an audit found.
+     *
+     * @param found every class with such static state, with what it holds or reads
+     * @param initializedAtBuildTime those of them the build did not register for run-time initialization
+     * @param unknownRegistrations classes registered for run-time initialization, in a package of the audited
+     *        artifact, that it does not have (a registration left behind by a rename)
+     */
+    public record Result(Map<String, Set<String>> found, Map<String, Set<String>> initializedAtBuildTime,
+            Set<String> unknownRegistrations) {
+    }
+
+    /**
+     * @param className a class
+     * @param loader where to read it and the types it names
+     * @return what its static state holds or reads of {@link #HAZARDS} and {@link #READINGS}; empty if nothing
+     */
+    static Set<String> scan(String className, ClassLoader loader) {
+        String resource = className.replace('.', '/') + ".class";
+        byte[] bytes;
+        try (InputStream in = loader.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException(resource + " is not on the class path");
+            }
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read " + resource, e);
+        }
+        Summary summary = new Summary(new Types(loader));
+        new ClassReader(bytes).accept(summary, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        return summary.reasons();
+    }
+
+    /**
+     * @param anchor a class name
+     * @param model the application's dependencies
+     * @return the names of the classes of the dependency that holds that class
+     */
+    private static Set<String> classesOfArtifactWith(String anchor, ApplicationModel model) {
+        String anchorPath = anchor.replace('.', '/') + ".class";
+        for (ResolvedDependency dependency : model.getDependencies()) {
+            PathTree content = dependency.getContentTree();
+            if (content.contains(anchorPath)) {
+                Set<String> classes = new TreeSet<>();
+                content.walk(visit -> {
+                    String path = visit.getRelativePath("/");
+                    if (path.endsWith(".class") && !path.startsWith("META-INF/") && !path.endsWith("module-info.class")
+                            && !path.endsWith("package-info.class")) {
+                        classes.add(path.substring(0, path.length() - ".class".length()).replace('/', '.'));
+                    }
+                });
+                return classes;
+            }
+        }
+        throw new IllegalStateException(anchor + " is in no dependency of the application");
+    }
+
+    private static String packageOf(String className) {
+        int dot = className.lastIndexOf('.');
+        return dot < 0 ? "" : className.substring(0, dot);
+    }
+
+    private static String format(Map<String, Set<String>> found) {
+        StringBuilder text = new StringBuilder();
+        found.forEach((name, reasons) -> text.append(name).append('=').append(String.join(";", reasons))
+                .append('\n'));
+        return text.toString();
+    }
+
+    private static Map<String, Set<String>> parse(String text) {
+        Map<String, Set<String>> found = new TreeMap<>();
+        for (String line : text.split("\n")) {
+            if (!line.isEmpty()) {
+                int equals = line.indexOf('=');
+                found.put(line.substring(0, equals), new LinkedHashSet<>(List.of(line.substring(equals + 1)
+                        .split(";"))));
+            }
+        }
+        return found;
+    }
+
+    /** Which types are hazards, by loading them (without initializing) from the application's class loader. */
+    private static final class Types {
+
+        private final ClassLoader loader;
+        private final Map<String, String> known = new HashMap<>();
+        private final List<Map.Entry<Class<?>, String>> hazards = new ArrayList<>();
+
+        Types(ClassLoader loader) {
+            this.loader = loader;
+            HAZARDS.forEach((name, what) -> {
+                Class<?> type = load(name);
+                if (type != null) {
+                    hazards.add(Map.entry(type, what));
+                }
+            });
+        }
+
+        /**
+         * @param internalName a class's internal name, such as {@code java/util/Random}
+         * @return what the type is, if a hazard, else {@code null}
+         */
+        String hazard(String internalName) {
+            return known.computeIfAbsent(internalName, name -> {
+                Class<?> type = load(name.replace('/', '.'));
+                if (type == null) {
+                    return "";
+                }
+                for (Map.Entry<Class<?>, String> hazard : hazards) {
+                    if (hazard.getKey().isAssignableFrom(type)) {
+                        return hazard.getValue() + " (" + type.getName() + ")";
+                    }
+                }
+                return "";
+            }).transform(what -> what.isEmpty() ? null : what);
+        }
+
+        /**
+         * @param type a type as ASM sees it
+         * @return what it is, if a hazard (or an array of one), else {@code null}
+         */
+        String hazard(Type type) {
+            Type element = type.getSort() == Type.ARRAY ? type.getElementType() : type;
+            return element.getSort() == Type.OBJECT ? hazard(element.getInternalName()) : null;
+        }
+
+        private Class<?> load(String name) {
+            try {
+                return Class.forName(name, false, loader);
+            } catch (ClassNotFoundException | LinkageError absent) {
+                return null;
+            }
+        }
+    }
+
+    /** Reads a class: its static fields' types, and what each static method creates and calls. */
+    private static final class Summary extends ClassVisitor {
+
+        private final Types types;
+        private String owner;
+        private final Set<String> fieldReasons = new LinkedHashSet<>();
+        private final Map<String, Set<String>> methodReasons = new HashMap<>();
+        private final Map<String, Set<String>> ownStaticCalls = new HashMap<>();
+
+        Summary(Types types) {
+            super(Opcodes.ASM9);
+            this.types = types;
+        }
+
+        @Override
+        public void visit(int version, int access, String name, String signature, String superName,
+                String[] interfaces) {
+            owner = name;
+        }
+
+        @Override
+        public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
+            if ((access & Opcodes.ACC_STATIC) != 0) {
+                String what = types.hazard(Type.getType(descriptor));
+                if (what != null) {
+                    fieldReasons.add("static field " + name + " holds " + what);
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                String[] exceptions) {
+            if ((access & Opcodes.ACC_STATIC) == 0) {
+                return null;
+            }
+            String method = name + descriptor;
+            Set<String> reasons = methodReasons.computeIfAbsent(method, m -> new LinkedHashSet<>());
+            Set<String> calls = ownStaticCalls.computeIfAbsent(method, m -> new LinkedHashSet<>());
+            String where = CLASS_INITIALIZER.equals(name) ? "static initializer" : "static method " + name;
+            return new MethodVisitor(Opcodes.ASM9) {
+                @Override
+                public void visitTypeInsn(int opcode, String type) {
+                    if (opcode == Opcodes.NEW) {
+                        String what = types.hazard(type);
+                        if (what != null) {
+                            reasons.add(where + " creates " + what);
+                        }
+                    }
+                }
+
+                @Override
+                public void visitMethodInsn(int opcode, String callee, String calleeName, String calleeDescriptor,
+                        boolean isInterface) {
+                    String reading = READINGS.get(callee + "." + calleeName);
+                    if (reading == null) {
+                        reading = READINGS.get(callee + "." + calleeName + calleeDescriptor);
+                    }
+                    if (reading == null && callee.startsWith("java/time/") && calleeName.equals("now")) {
+                        reading = "a clock reading";
+                    }
+                    if (reading != null) {
+                        reasons.add(where + " takes " + reading + " (" + callee.replace('/', '.') + "."
+                                + calleeName + ")");
+                    }
+                    if (!"<init>".equals(calleeName)) {
+                        String what = types.hazard(Type.getReturnType(calleeDescriptor));
+                        if (what != null) {
+                            reasons.add(where + " obtains " + what + " from " + callee.replace('/', '.') + "."
+                                    + calleeName);
+                        }
+                    }
+                    if (opcode == Opcodes.INVOKESTATIC && callee.equals(owner)) {
+                        calls.add(calleeName + calleeDescriptor);
+                    }
+                }
+            };
+        }
+
+        /** The static fields' reasons, and those of the initializer and of the own static methods it reaches. */
+        Set<String> reasons() {
+            Set<String> all = new LinkedHashSet<>(fieldReasons);
+            Deque<String> toVisit = new ArrayDeque<>();
+            Set<String> visited = new HashSet<>();
+            methodReasons.keySet().stream().filter(m -> m.startsWith(CLASS_INITIALIZER + "(")).forEach(toVisit::add);
+            while (!toVisit.isEmpty()) {
+                String method = toVisit.pop();
+                if (visited.add(method)) {
+                    all.addAll(methodReasons.getOrDefault(method, Set.of()));
+                    toVisit.addAll(ownStaticCalls.getOrDefault(method, Set.of()));
+                }
+            }
+            return all;
+        }
+    }
+}

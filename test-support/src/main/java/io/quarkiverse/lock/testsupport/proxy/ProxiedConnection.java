@@ -1,0 +1,251 @@
+package io.quarkiverse.lock.testsupport.proxy;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One client connection and its connection to the server, pumped by three threads: one forwards requests to the
+ * server, one reads replies and asks the proxy's rules about each, and one delivers them to the client when due. The
+ * delivery queue keeps replies in order, so a delayed reply holds back the ones after it.
+ */
+final class ProxiedConnection {
+
+    private static final System.Logger LOG = System.getLogger(ProxiedConnection.class.getName());
+    /** Queued after the last reply to deliver before the connection closes. */
+    private static final Delivery CLOSE = new Delivery(new byte[0], 0);
+
+    private final int id;
+    private final Socket client;
+    private final Socket server;
+    private final WireCodec codec;
+    private final FaultProxy proxy;
+    private final BlockingQueue<Delivery> deliveries = new LinkedBlockingQueue<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean serverClosed;
+    private volatile boolean swallowed;
+    private volatile Thread deliverer;
+
+    ProxiedConnection(int id, Socket client, Socket server, WireCodec codec, FaultProxy proxy) {
+        this.id = id;
+        this.client = client;
+        this.server = server;
+        this.codec = codec;
+        this.proxy = proxy;
+    }
+
+    int id() {
+        return id;
+    }
+
+    boolean isSwallowed() {
+        return swallowed;
+    }
+
+    /**
+     * Starts the connection's three threads.
+     *
+     * @param name the prefix of their names
+     */
+    void start(String name) {
+        Thread requests = new Thread(this::forwardRequests, name + "-requests");
+        Thread replies = new Thread(this::readReplies, name + "-replies");
+        Thread delivery = new Thread(this::deliver, name + "-delivery");
+        deliverer = delivery;
+        for (Thread thread : new Thread[] { requests, replies, delivery }) {
+            thread.setDaemon(true);
+            thread.start();
+        }
+    }
+
+    /**
+     * Makes the connection silently dead: from now on, what either side sends is read and discarded, and replies
+     * waiting for delivery are discarded too. The client's socket stays open (even if the server closes its side)
+     * until {@link #close()}.
+     */
+    void swallow() {
+        swallowed = true;
+        Delivery waiting;
+        while ((waiting = deliveries.poll()) != null) {
+            proxy.swallowed(waiting.frame.length);
+        }
+    }
+
+    /**
+     * Closes both sides at once, dropping replies not yet delivered.
+     *
+     * @return {@code true} if this call closed it, {@code false} if it was closed already
+     */
+    boolean close() {
+        if (!closed.compareAndSet(false, true)) {
+            return false;
+        }
+        serverClosed = true;
+        closeQuietly(server);
+        closeQuietly(client);
+        Thread delivery = deliverer;
+        if (delivery != null) {
+            delivery.interrupt();
+        }
+        proxy.forget(this);
+        return true;
+    }
+
+    private void forwardRequests() {
+        try {
+            FrameInput in = new FrameInput(client.getInputStream());
+            OutputStream out = new BufferedOutputStream(server.getOutputStream());
+            while (!closed.get()) {
+                if (swallowed) {
+                    long discarded = in.discard();
+                    if (discarded < 0) {
+                        break;
+                    }
+                    proxy.swallowed(discarded);
+                    continue;
+                }
+                byte[] request = codec.readRequest(in);
+                if (request == null) {
+                    break;
+                }
+                if (swallowed) {
+                    proxy.swallowed(request.length);
+                    continue;
+                }
+                out.write(request);
+                if (!in.hasBuffered()) {
+                    out.flush();
+                }
+            }
+        } catch (IOException e) {
+            if (serverClosed) {
+                return;
+            }
+            failed("requests", e);
+        }
+        close();
+    }
+
+    private void readReplies() {
+        try {
+            FrameInput in = new FrameInput(server.getInputStream());
+            while (!closed.get()) {
+                if (swallowed) {
+                    long discarded = in.discard();
+                    if (discarded < 0) {
+                        break;
+                    }
+                    proxy.swallowed(discarded);
+                    continue;
+                }
+                WireCodec.Reply reply = codec.readReply(in);
+                if (reply == null) {
+                    break;
+                }
+                if (swallowed) {
+                    proxy.swallowed(reply.frame().length);
+                } else if (!handle(reply)) {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            failed("replies", e);
+        }
+        if (swallowed) {
+            serverClosed = true;
+            closeQuietly(server);
+        } else {
+            endServerSide();
+        }
+    }
+
+    /**
+     * Asks the rules about one reply and does what they say.
+     *
+     * @return {@code false} if the connection was cut
+     */
+    private boolean handle(WireCodec.Reply reply) {
+        Fault fault = proxy.decide(new Exchange(id, reply.request(), reply.text(), reply.push()));
+        long now = System.nanoTime();
+        if (fault instanceof Fault.Delay delay) {
+            proxy.counted(Fault.Delay.class);
+            deliveries.add(new Delivery(reply.frame(), now + delay.duration().toNanos()));
+        } else if (fault instanceof Fault.Drop) {
+            proxy.counted(Fault.Drop.class);
+        } else if (fault instanceof Fault.Cut) {
+            proxy.counted(Fault.Cut.class);
+            endServerSide();
+            return false;
+        } else if (fault instanceof Fault.Replace replace) {
+            proxy.counted(Fault.Replace.class);
+            deliveries.add(new Delivery(codec.fit(replace.frame(), reply), now));
+        } else {
+            deliveries.add(new Delivery(reply.frame(), now));
+        }
+        return true;
+    }
+
+    /** Closes the server side now, and the client side once the replies before this point are delivered. */
+    private void endServerSide() {
+        serverClosed = true;
+        closeQuietly(server);
+        deliveries.add(CLOSE);
+    }
+
+    private void deliver() {
+        try {
+            OutputStream out = new BufferedOutputStream(client.getOutputStream());
+            while (!closed.get()) {
+                Delivery delivery = deliveries.take();
+                if (delivery == CLOSE) {
+                    if (swallowed) {
+                        continue;
+                    }
+                    out.flush();
+                    break;
+                }
+                long wait = delivery.dueNanos - System.nanoTime();
+                if (wait > 0) {
+                    out.flush();
+                    TimeUnit.NANOSECONDS.sleep(wait);
+                }
+                if (swallowed) {
+                    proxy.swallowed(delivery.frame.length);
+                    continue;
+                }
+                out.write(delivery.frame);
+                if (deliveries.isEmpty()) {
+                    out.flush();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            failed("delivery", e);
+        }
+        close();
+    }
+
+    private void failed(String pump, IOException e) {
+        if (!closed.get()) {
+            LOG.log(System.Logger.Level.DEBUG, "Proxied connection " + id + " ends (" + pump + "): " + e);
+        }
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing is all that is asked
+        }
+    }
+
+    /** A reply's frame and when it is due at the client, in {@link System#nanoTime()}. */
+    private record Delivery(byte[] frame, long dueNanos) {
+    }
+}

@@ -1,0 +1,20 @@
+package io.quarkiverse.lock.testsupport.proxy;
+
+/**
+ * The wire protocol a {@link FaultProxy} reads, so that it can tell one reply from the next and pair each reply with
+ * the request it answers.
+ */
+public enum WireProtocol {
+
+    /**
+     * Redis: RESP2 and RESP3 frames, including RESP3 push frames ({@code >}) and RESP2 pub/sub {@code message}
+     * arrays on a subscribed connection. Replies are paired with requests in order; pushes answer no request.
+     */
+    REDIS,
+
+    /**
+     * MongoDB: wire messages (an int32 little-endian length prefix, then the header's requestID, responseTo and op
+     * code). Replies are paired with requests by responseTo.
+     */
+    MONGODB
+}

@@ -1,0 +1,177 @@
+package io.quarkiverse.lock.testsupport.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonString;
+import org.bson.Document;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.BsonDocumentCodec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.MongoCommandException;
+import com.mongodb.MongoSocketReadException;
+import com.mongodb.MongoSocketReadTimeoutException;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+
+import io.quarkiverse.lock.testsupport.MongoTestServer;
+
+/**
+ * The fault proxy between the MongoDB sync driver and the in-process MongoDB wire server: replies are paired with
+ * their commands by responseTo and shown as JSON, and each fault does what it says.
+ */
+class MongoFaultProxyTest {
+
+    private static final String DATABASE = "proxytest";
+    private static int serverPort;
+    private static MongoClient direct;
+    private FaultProxy proxy;
+    private MongoClient client;
+
+    @BeforeAll
+    static void startServer() {
+        String connection = MongoTestServer.ownedBy(MongoFaultProxyTest.class);
+        serverPort = new ConnectionString(connection).getHosts().stream()
+                .map(host -> Integer.parseInt(host.substring(host.lastIndexOf(':') + 1))).findFirst().orElseThrow();
+        direct = MongoClients.create(connection);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        try {
+            direct.close();
+        } finally {
+            MongoTestServer.stopOwnedBy(MongoFaultProxyTest.class);
+        }
+    }
+
+    @BeforeEach
+    void startProxy() {
+        proxy = FaultProxy.start("127.0.0.1", serverPort, WireProtocol.MONGODB);
+        client = MongoClients.create(MongoClientSettings.builder()
+                .applyConnectionString(new ConnectionString(
+                        "mongodb://" + proxy.host() + ":" + proxy.port() + "/?directConnection=true"))
+                .applyToSocketSettings(socket -> socket.readTimeout(1, TimeUnit.SECONDS))
+                .applyToClusterSettings(cluster -> cluster.serverSelectionTimeout(5, TimeUnit.SECONDS))
+                .build());
+    }
+
+    @AfterEach
+    void stopProxy() {
+        try {
+            client.close();
+        } finally {
+            proxy.close();
+        }
+    }
+
+    private MongoCollection<Document> docs(MongoClient through, String name) {
+        return through.getDatabase(DATABASE).getCollection(name);
+    }
+
+    private static FaultRule onCommand(String command, String collection, Fault fault) {
+        return exchange -> exchange.request() != null
+                && exchange.request().startsWith("{\"" + command + "\": \"" + collection + "\"") ? fault
+                        : Fault.pass();
+    }
+
+    @Test
+    void passesRepliesAndPairsThemWithTheirCommandsAsJson() {
+        List<Exchange> seen = new CopyOnWriteArrayList<>();
+        proxy.rule(exchange -> {
+            seen.add(exchange);
+            return Fault.pass();
+        });
+        docs(client, "pairs").insertOne(new Document("_id", 1).append("name", "one"));
+        assertThat(docs(client, "pairs").find().first()).isEqualTo(new Document("_id", 1).append("name", "one"));
+        assertThat(seen).filteredOn(exchange -> exchange.request().startsWith("{\"insert\": \"pairs\""))
+                .singleElement()
+                .satisfies(exchange -> {
+                    assertThat(exchange.push()).isFalse();
+                    assertThat(exchange.reply()).contains("\"n\": 1").contains("\"ok\": 1");
+                });
+        assertThat(seen).filteredOn(exchange -> exchange.request().startsWith("{\"find\": \"pairs\""))
+                .singleElement()
+                .satisfies(exchange -> assertThat(exchange.reply()).contains("\"name\": \"one\""));
+        assertThat(proxy.counts().faults()).isZero();
+    }
+
+    @Test
+    void dropLosesTheReplyOfAnAppliedCommandAndLaterRepliesPass() {
+        proxy.rule(onCommand("insert", "dropped", Fault.drop()));
+        assertThatThrownBy(() -> docs(client, "dropped").insertOne(new Document("_id", 1)))
+                .isInstanceOf(MongoSocketReadTimeoutException.class);
+        assertThat(docs(direct, "dropped").countDocuments()).isEqualTo(1);
+        assertThat(docs(client, "dropped").countDocuments()).isEqualTo(1);
+        assertThat(proxy.counts().drops()).isEqualTo(1);
+    }
+
+    @Test
+    void delayDeliversTheReplyLater() {
+        docs(direct, "delayed").insertOne(new Document("_id", 1));
+        proxy.rule(onCommand("find", "delayed", Fault.delay(Duration.ofMillis(500))));
+        long start = System.nanoTime();
+        assertThat(docs(client, "delayed").find().first()).isEqualTo(new Document("_id", 1));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(500));
+        assertThat(proxy.counts().delays()).isEqualTo(1);
+    }
+
+    @Test
+    void cutClosesTheConnectionAtTheReplyOfAnAppliedCommand() {
+        proxy.rule(onCommand("insert", "cut", Fault.cut()));
+        assertThatThrownBy(() -> docs(client, "cut").insertOne(new Document("_id", 1)))
+                .isInstanceOf(MongoSocketReadException.class);
+        assertThat(docs(direct, "cut").countDocuments()).isEqualTo(1);
+        assertThat(proxy.counts().cuts()).isEqualTo(1);
+    }
+
+    @Test
+    void replaceWithDeliversAnotherReplyFittedToTheCommand() {
+        proxy.rule(onCommand("insert", "replaced", Fault.replaceWith(opMsg(new BsonDocument("ok", new BsonInt32(0))
+                .append("errmsg", new BsonString("injected by the proxy")).append("code", new BsonInt32(2))))));
+        assertThatThrownBy(() -> docs(client, "replaced").insertOne(new Document("_id", 1)))
+                .isInstanceOf(MongoCommandException.class)
+                .hasMessageContaining("injected by the proxy");
+        assertThat(docs(direct, "replaced").countDocuments()).isEqualTo(1);
+        assertThat(proxy.counts().replacements()).isEqualTo(1);
+    }
+
+    @Test
+    void swallowMakesTheOpenConnectionSilentlyDead() {
+        docs(client, "swallowed").insertOne(new Document("_id", 1));
+        proxy.swallow(true);
+        assertThatThrownBy(() -> docs(client, "swallowed").insertOne(new Document("_id", 2)))
+                .isInstanceOf(MongoSocketReadTimeoutException.class);
+        assertThat(docs(direct, "swallowed").countDocuments()).isEqualTo(1);
+        assertThat(proxy.counts().swallowedBytes()).isPositive();
+        proxy.swallow(false);
+        assertThat(proxy.counts().faults()).isZero();
+    }
+
+    /** An OP_MSG whose only section is the body {@code document}; the proxy fills in its requestID and responseTo. */
+    private static byte[] opMsg(BsonDocument document) {
+        RawBsonDocument body = new RawBsonDocument(document, new BsonDocumentCodec());
+        ByteBuffer bytes = body.getByteBuffer().asNIO();
+        int length = 16 + 4 + 1 + bytes.remaining();
+        ByteBuffer message = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+        message.putInt(length).putInt(0).putInt(0).putInt(2013).putInt(0).put((byte) 0).put(bytes);
+        return message.array();
+    }
+}
