@@ -15,7 +15,8 @@ import io.smallrye.config.WithName;
 public interface LockBuildTimeConfig {
 
     /**
-     * The store the locks live in: {@code redis}, {@code mongodb}, {@code postgresql}, {@code in-memory}, or {@code auto} for the store
+     * The store the locks live in: {@code redis}, {@code mongodb}, {@code postgresql}, {@code in-memory}, or {@code auto} for
+     * the store
      * whose client extension is present (a build error when several are), else {@code in-memory} with a startup
      * warning that the locks are local to this JVM.
      */

@@ -1,9 +1,11 @@
 package io.quarkiverse.lock.deployment;
 
-import io.quarkiverse.lock.deployment.spi.LockProvider;
-import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
 import java.util.Optional;
 
+import jakarta.inject.Singleton;
+
+import io.quarkiverse.lock.deployment.spi.LockProvider;
+import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
 import io.quarkiverse.lock.runtime.LockProducers;
 import io.quarkiverse.lock.runtime.LockRecorder;
 import io.quarkiverse.lock.runtime.config.LockSettings;
@@ -30,7 +32,6 @@ import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.metrics.MetricsFactory;
 import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
-import jakarta.inject.Singleton;
 
 /**
  * Build steps of Quarkus Lock: chooses the store, registers the beans of the registry (and of the in-memory store when

@@ -1,11 +1,11 @@
 package io.quarkiverse.lock.deployment;
 
-import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
-import io.quarkiverse.lock.deployment.spi.LockProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import io.quarkiverse.lock.deployment.spi.LockProvider;
+import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**

@@ -1,12 +1,12 @@
 package io.quarkiverse.lock.deployment;
 
-import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
-import io.quarkiverse.lock.deployment.spi.LockProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.lock.deployment.spi.LockProvider;
+import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**

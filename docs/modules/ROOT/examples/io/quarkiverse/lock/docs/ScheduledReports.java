@@ -32,8 +32,7 @@ public class ScheduledReports {
 
     // tag::every[]
     @Scheduled(every = "1h") // counted from each instance's start
-    @Locked(key = "hourly-cleanup", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP,
-            holdAtLeast = "55m", expireAfter = "55m")
+    @Locked(key = "hourly-cleanup", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "55m", expireAfter = "55m")
     void hourlyCleanup() {
         // runs once an hour, whatever minute each instance started at
     }

@@ -17,16 +17,14 @@ public class ScheduledReport {
 
     @Scheduled(identity = "with-hold-at-least", every = "${reliability.with-hold-at-least.every:off}")
     @LateClock
-    @Locked(key = "report-with-hold-at-least", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP,
-            holdAtLeast = "500ms", expireAfter = "30s")
+    @Locked(key = "report-with-hold-at-least", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "500ms", expireAfter = "30s")
     void withHoldAtLeast() throws InterruptedException {
         run("with");
     }
 
     @Scheduled(identity = "without-hold-at-least", every = "${reliability.without-hold-at-least.every:off}")
     @LateClock
-    @Locked(key = "report-without-hold-at-least", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP,
-            expireAfter = "30s")
+    @Locked(key = "report-without-hold-at-least", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, expireAfter = "30s")
     void withoutHoldAtLeast() throws InterruptedException {
         run("without");
     }

@@ -218,7 +218,6 @@ final class RandomOperations {
             return new Handle(id, instance, key, type, lock, operation);
         }
 
-
         boolean reentrant() {
             return type == LockType.REENTRANT;
         }

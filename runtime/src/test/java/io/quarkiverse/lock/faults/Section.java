@@ -20,7 +20,8 @@ package io.quarkiverse.lock.faults;
  * @param heldAtStart what the store said at the start: {@link #HELD}, {@link #NOT_HELD} or {@link #UNKNOWN}
  * @param heldAtEnd what the store said at the end
  */
-record Section(String id, String operation, boolean overriding, String key, long token, String handle, int instance, boolean reentrant,
+record Section(String id, String operation, boolean overriding, String key, long token, String handle, int instance,
+        boolean reentrant,
         String parent, long attempt, long leaseMillis, long start, long end, int heldAtStart, int heldAtEnd) {
 
     /** The store held the lock for this token. */

@@ -162,8 +162,10 @@ class LockRegistryStubTest {
             assertRefusedAlike(() -> stub.acquireAndExecute((Uni<String>) null),
                     () -> lock.acquireAndExecute((Uni<String>) null), "action");
             assertRefusedAlike(() -> stub.acquireAndExecuteMany(Duration.ZERO, Duration.ofMillis(-5), Multi.createFrom()
-                    .item("x")), () -> lock.acquireAndExecuteMany(Duration.ZERO, Duration.ofMillis(-5), Multi.createFrom()
-                            .item("x")), "lease");
+                    .item("x")), () -> lock.acquireAndExecuteMany(Duration.ZERO, Duration.ofMillis(-5),
+                            Multi.createFrom()
+                                    .item("x")),
+                    "lease");
             assertRefusedAlike(() -> stub.toBlocking().acquireAndExecute(Duration.ofSeconds(-1), () -> "x"),
                     () -> lock.toBlocking().acquireAndExecute(Duration.ofSeconds(-1), () -> "x"), "wait");
             assertRefusedAlike(() -> stub.toBlocking().acquireAndExecute(null),

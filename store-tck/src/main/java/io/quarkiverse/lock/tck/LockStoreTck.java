@@ -9,8 +9,8 @@ import org.junit.jupiter.api.TestInstance;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.quarkiverse.lock.spi.LockStore;
 import io.vertx.core.Vertx;

@@ -142,7 +142,8 @@ public final class PostgresServer implements AutoCloseable {
     public void restart() {
         try {
             asServerUser(List.of(binary("pg_ctl"), "-D", data().toString(), "-l", directory.resolve("server.log")
-                    .toString(), "-w", "-t", "60", "-o", "-p " + port + " -k " + directory
+                    .toString(), "-w", "-t", "60", "-o",
+                    "-p " + port + " -k " + directory
                             + " -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
                             + " -c full_page_writes=off -c max_connections=300",
                     "start"));

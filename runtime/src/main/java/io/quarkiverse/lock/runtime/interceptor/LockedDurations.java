@@ -85,7 +85,8 @@ public final class LockedDurations {
     public static Duration resolveHoldAtLeast(String value, Duration lease, String expireAfter, String member) {
         Duration holdAtLeast = resolve(value, Duration.ZERO, member, true);
         checkHoldAtLeast(holdAtLeast, member + " = \"" + value + "\"", lease, expireAfter.isBlank()
-                ? "quarkus.lock.expire-after" : "expireAfter = \"" + expireAfter + "\"");
+                ? "quarkus.lock.expire-after"
+                : "expireAfter = \"" + expireAfter + "\"");
         return holdAtLeast;
     }
 

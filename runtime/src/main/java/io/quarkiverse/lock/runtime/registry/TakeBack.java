@@ -7,7 +7,8 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Takes back, in the store, an acquisition whose caller will never hold the lock (it gave up waiting, was cancelled,
- * or its reply was lost, late or failed), or one whose release could not reach the store. The store may have granted it without the caller knowing, and such a grant
+ * or its reply was lost, late or failed), or one whose release could not reach the store. The store may have granted it without
+ * the caller knowing, and such a grant
  * would stay until its lease ends (for ever, for a lock acquired forever), so a take-back that fails is tried again
  * until the store answers: with growing pauses, for as long as the grant could still be live (its lease from now; ten
  * minutes for a lock without lease, after which an error is logged naming the key).

@@ -1,12 +1,12 @@
 package io.quarkiverse.lock.runtime.store;
 
-import io.quarkiverse.lock.spi.AcquireResult;
-import io.quarkiverse.lock.spi.LockStore;
-import io.quarkiverse.lock.spi.ReleaseListener;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.ReleaseListener;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.core.Vertx;

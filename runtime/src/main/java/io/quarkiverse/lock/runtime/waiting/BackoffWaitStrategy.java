@@ -11,7 +11,8 @@ import io.vertx.core.Vertx;
  * releases the key or the waiter's turn comes.
  * <p>
  * Only the first waiter in line polls the store; the others pause until their turn or the end of their wait. The
- * first waiter's n-th pause lasts a random time between half and all of {@code min(MIN * 2^(n-1), MAX)}, never past the holder's
+ * first waiter's n-th pause lasts a random time between half and all of {@code min(MIN * 2^(n-1), MAX)}, never past the
+ * holder's
  * remaining lease (when the store tells it) and never past the caller's wait. Jitter keeps contenders of several
  * instances from retrying in step.
  */

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.migration.ChangeSet;
 import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.UnreachableStore;
+import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.smallrye.mutiny.Uni;
 
 /**

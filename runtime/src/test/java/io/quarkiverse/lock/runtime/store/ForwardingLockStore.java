@@ -1,10 +1,10 @@
 package io.quarkiverse.lock.runtime.store;
 
+import java.time.Duration;
+
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.spi.ReleaseListener;
-import java.time.Duration;
-
 import io.smallrye.mutiny.Uni;
 
 /**

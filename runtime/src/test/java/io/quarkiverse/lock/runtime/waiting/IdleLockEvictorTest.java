@@ -25,7 +25,8 @@ class IdleLockEvictorTest {
     void evictsPeriodicallyUntilStopped() throws InterruptedException {
         LocalLockStates states = new LocalLockStates();
         IdleLockEvictor evictor = new IdleLockEvictor(states, vertx, Duration.ofMillis(20));
-        states.join("idle", "w", t -> { }).leave(System.nanoTime());
+        states.join("idle", "w", t -> {
+        }).leave(System.nanoTime());
 
         evictor.start();
         assertThat(evictor.isRunning()).isTrue();
@@ -37,7 +38,8 @@ class IdleLockEvictorTest {
 
         evictor.stop();
         assertThat(evictor.isRunning()).isFalse();
-        states.join("after-stop", "w", t -> { }).leave(System.nanoTime());
+        states.join("after-stop", "w", t -> {
+        }).leave(System.nanoTime());
         Thread.sleep(100);
         assertThat(states.get("after-stop")).as("nothing evicts once stopped").isNotNull();
     }

@@ -18,8 +18,10 @@ class LocalLockStatesTest {
 
     @Test
     void theLastWaiterToLeaveDropsTheState() {
-        Waiter first = states.join("k", "a", t -> { });
-        Waiter second = states.join("k", "b", t -> { });
+        Waiter first = states.join("k", "a", t -> {
+        });
+        Waiter second = states.join("k", "b", t -> {
+        });
 
         states.leave(first);
         assertThat(states.get("k")).isNotNull();
@@ -31,7 +33,8 @@ class LocalLockStatesTest {
 
     @Test
     void waitedOnStateIsNeverEvicted() {
-        states.join("k", "w", t -> { });
+        states.join("k", "w", t -> {
+        });
 
         assertThat(states.evictIdle(System.nanoTime() + 30 * IDLE, IDLE)).isZero();
         assertThat(states.get("k").waiting()).isEqualTo(1);
@@ -39,7 +42,8 @@ class LocalLockStatesTest {
 
     @Test
     void anEmptyStateLeftBehindIsEvictedOnceIdleLongEnough() {
-        Waiter waiter = states.join("k", "w", t -> { });
+        Waiter waiter = states.join("k", "w", t -> {
+        });
         waiter.leave(System.nanoTime());
         long now = System.nanoTime();
 
@@ -50,10 +54,12 @@ class LocalLockStatesTest {
 
     @Test
     void aNewWaiterAfterEvictionGetsAFreshStateThatIsInUse() {
-        states.join("k", "w", t -> { }).leave(System.nanoTime());
+        states.join("k", "w", t -> {
+        }).leave(System.nanoTime());
         states.evictIdle(System.nanoTime() + IDLE, IDLE);
 
-        Waiter waiter = states.join("k", "w", t -> { });
+        Waiter waiter = states.join("k", "w", t -> {
+        });
 
         assertThat(waiter.isHead()).isTrue();
         assertThat(states.get("k").waiting()).isEqualTo(1);
@@ -62,9 +68,12 @@ class LocalLockStatesTest {
 
     @Test
     void waitersQueueInArrivalOrderAndOnlyTheFirstIsHead() {
-        Waiter first = states.join("k", "a", t -> { });
-        Waiter second = states.join("k", "b", t -> { });
-        Waiter third = states.join("k", "c", t -> { });
+        Waiter first = states.join("k", "a", t -> {
+        });
+        Waiter second = states.join("k", "b", t -> {
+        });
+        Waiter third = states.join("k", "c", t -> {
+        });
 
         assertThat(first.isHead()).isTrue();
         assertThat(second.isHead()).isFalse();
@@ -77,8 +86,10 @@ class LocalLockStatesTest {
 
     @Test
     void aLocalReleaseWakesTheHeadOnly() {
-        Waiter head = states.join("k", "h", t -> { });
-        Waiter next = states.join("k", "n", t -> { });
+        Waiter head = states.join("k", "h", t -> {
+        });
+        Waiter next = states.join("k", "n", t -> {
+        });
         AtomicInteger headWoken = new AtomicInteger();
         AtomicInteger nextWoken = new AtomicInteger();
         head.park(new Wakeup(headWoken::incrementAndGet));
@@ -92,8 +103,10 @@ class LocalLockStatesTest {
 
     @Test
     void whenTheHeadLeavesTheNextWaiterIsWokenAsTheNewHead() {
-        Waiter head = states.join("k", "h", t -> { });
-        Waiter next = states.join("k", "n", t -> { });
+        Waiter head = states.join("k", "h", t -> {
+        });
+        Waiter next = states.join("k", "n", t -> {
+        });
         AtomicInteger nextWoken = new AtomicInteger();
         next.park(new Wakeup(nextWoken::incrementAndGet));
 
@@ -105,7 +118,8 @@ class LocalLockStatesTest {
 
     @Test
     void aWakeUpThatComesWhileTheWaiterIsNotPausedEndsItsNextPauseAtOnce() {
-        Waiter head = states.join("k", "h", t -> { });
+        Waiter head = states.join("k", "h", t -> {
+        });
         states.onReleased("k");
         AtomicInteger woken = new AtomicInteger();
 

@@ -1,7 +1,6 @@
 package io.quarkiverse.lock.deployment.locked.invalid;
 
 import java.util.concurrent.Future;
-import java.util.concurrent.Flow;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -9,10 +8,8 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.lock.LockKey;
 import io.quarkiverse.lock.Locked;
 import io.quarkus.test.QuarkusUnitTest;
-import io.smallrye.mutiny.Uni;
 
 /**
  * A method returning a plain Future fails the build: the lock would be released before the work ends.
@@ -20,7 +17,8 @@ import io.smallrye.mutiny.Uni;
 class FutureReturnTypeTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = InvalidLockedMethod.failingBuild(Bean.class, "Bean#pay", "java.util.concurrent.Future", "not supported");
+    static final QuarkusUnitTest APP = InvalidLockedMethod.failingBuild(Bean.class, "Bean#pay", "java.util.concurrent.Future",
+            "not supported");
 
     @Test
     void theBuildFails() {

@@ -28,8 +28,7 @@ class HoldAtLeastExpressionLongerThanLeaseTest {
 
     @ApplicationScoped
     static class Bean {
-        @Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "${app.lock.hold}",
-                expireAfter = "2s")
+        @Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "${app.lock.hold}", expireAfter = "2s")
         Uni<String> pay(String id) {
             return Uni.createFrom().item(id);
         }

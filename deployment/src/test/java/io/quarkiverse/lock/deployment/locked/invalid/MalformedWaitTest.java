@@ -1,15 +1,11 @@
 package io.quarkiverse.lock.deployment.locked.invalid;
 
-import java.util.concurrent.Future;
-import java.util.concurrent.Flow;
-
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.lock.LockKey;
 import io.quarkiverse.lock.Locked;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;

@@ -1,8 +1,5 @@
 package io.quarkiverse.lock.deployment.locked.invalid;
 
-import java.util.concurrent.Future;
-import java.util.concurrent.Flow;
-
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.junit.jupiter.api.Assertions;

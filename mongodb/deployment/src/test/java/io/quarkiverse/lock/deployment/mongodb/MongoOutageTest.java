@@ -66,7 +66,8 @@ class MongoOutageTest {
         assertThatThrownBy(() -> lock.acquire(Duration.ofSeconds(2)).await().atMost(TIMEOUT))
                 .isInstanceOf(LockException.class)
                 .hasMessageContaining(key);
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2).plus(OPERATION_TIMEOUT).plus(MARGIN));
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isLessThan(Duration.ofSeconds(2).plus(OPERATION_TIMEOUT).plus(MARGIN));
         HealthCheckResponse down = readiness.call().await().atMost(TIMEOUT);
         assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
         assertThat(down.getData()).hasValueSatisfying(data -> assertThat(data).containsEntry("store", "mongodb")

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.lock.spi.ReleaseListener;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
+import io.quarkiverse.lock.spi.ReleaseListener;
 import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkiverse.lock.testsupport.mongo.MongoFaults;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;

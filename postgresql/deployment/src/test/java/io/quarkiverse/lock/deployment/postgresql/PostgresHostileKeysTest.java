@@ -8,10 +8,10 @@ import java.util.UUID;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;

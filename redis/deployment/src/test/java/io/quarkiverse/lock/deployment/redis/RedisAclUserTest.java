@@ -15,8 +15,8 @@ import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkus.test.QuarkusUnitTest;
-import io.smallrye.mutiny.Uni;
 import io.smallrye.health.api.AsyncHealthCheck;
+import io.smallrye.mutiny.Uni;
 
 /**
  * The locks use the Quarkus Redis client's credentials: an ACL user that may touch only the keys and channels under

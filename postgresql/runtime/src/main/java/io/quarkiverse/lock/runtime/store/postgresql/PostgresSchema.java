@@ -70,9 +70,11 @@ final class PostgresSchema {
                     return Uni.createFrom().voidItem();
                 })
                 .onFailure().recoverWithUni(failure -> {
-                    LOG.logf(warned ? Logger.Level.DEBUG : Logger.Level.WARN, "Could not create the lock table %s (%s); lock operations fail until it exists. Create "
-                            + "it with the DDL in the guide, or set quarkus.lock.postgresql.create-schema=false if "
-                            + "it is created otherwise", statements.table(), failure.getMessage());
+                    LOG.logf(warned ? Logger.Level.DEBUG : Logger.Level.WARN,
+                            "Could not create the lock table %s (%s); lock operations fail until it exists. Create "
+                                    + "it with the DDL in the guide, or set quarkus.lock.postgresql.create-schema=false if "
+                                    + "it is created otherwise",
+                            statements.table(), failure.getMessage());
                     warned = true;
                     synchronized (this) {
                         inFlight = null;

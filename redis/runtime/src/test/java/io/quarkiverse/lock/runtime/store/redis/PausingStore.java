@@ -4,8 +4,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.runtime.store.ForwardingLockStore;
+import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
 

@@ -148,8 +148,9 @@ class RedisBreak2Test {
             Thread.sleep(200);
             System.out.printf("[break2 monitor] %d lines%n", monitor.size());
             for (String line : monitor) {
-                if (line.contains(example) && (line.contains("\"evalsha\"") || line.contains("\"eval\"") || line.contains("\"ZREM\"")
-                        || line.contains("\"SET\" \"lock:{" + example + "}\""))) {
+                if (line.contains(example)
+                        && (line.contains("\"evalsha\"") || line.contains("\"eval\"") || line.contains("\"ZREM\"")
+                                || line.contains("\"SET\" \"lock:{" + example + "}\""))) {
                     String shown = line.replace(example, "K");
                     System.out.println("[break2 monitor] " + shown.substring(0, Math.min(shown.length(), 150)));
                 }
@@ -286,7 +287,8 @@ class RedisBreak2Test {
      */
     @Test
     void aHandOverHeardBeforeItsRefusalIsNotCountedFromTheMessage() throws Exception {
-        io.quarkiverse.lock.testsupport.proxy.FaultProxy proxy = io.quarkiverse.lock.testsupport.proxy.FaultProxy.start("127.0.0.1",
+        io.quarkiverse.lock.testsupport.proxy.FaultProxy proxy = io.quarkiverse.lock.testsupport.proxy.FaultProxy.start(
+                "127.0.0.1",
                 server.port(), io.quarkiverse.lock.testsupport.proxy.WireProtocol.REDIS);
         closing.add(proxy);
         DefaultLockRegistry waiting = registry(store(proxy.redisUri()), Duration.ofSeconds(5));
