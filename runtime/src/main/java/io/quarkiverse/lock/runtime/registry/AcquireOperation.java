@@ -22,15 +22,11 @@ import io.vertx.core.Context;
  * earlier acquisition of the same handle, can never complete this one. Exactly one of "grant", "give up" (wait ran
  * out, failure) and "cancel" wins, by one compare-and-set. Every way of giving up after the store may have granted
  * (a reply lost, late or failed, a cancellation with an attempt in flight, a grant arriving after the end) sends a
- * {@link TakeBack} for this acquisition's id, so no lock stays held that no handle tracks. The take-back is sent only
- * once the store answered the last attempt (or it timed out): an attempt is never cancelled, so whatever the store or
- * its client does to deliver it (a script sent again after {@code NOSCRIPT}, a driver's retried write) happens before
- * the take-back, never after it. A grant is recorded in the handle only when it wins, so it never disturbs a hold the
- * handle already has.
- * <p>
- * It is written as a loop of fresh subscriptions rather than nested operators, so a long wait does not grow the stack.
- * The result is delivered on the Vert.x context the subscription was made on, if any, so code after the acquisition
- * keeps its request's context.
+ * {@link TakeBack} for this acquisition's id, so no lock stays held that no handle tracks. It goes once the store
+ * answered the last attempt: an attempt is never cancelled, so what a client does to deliver it (a script sent again
+ * after {@code NOSCRIPT}, a retried write) happens before the take-back. A grant is recorded in the handle only when it
+ * wins, so it never disturbs a hold the handle already has. Written as a loop of fresh subscriptions, not nested
+ * operators, so a long wait does not grow the stack; results arrive on the caller's Vert.x context, if any.
  */
 final class AcquireOperation extends AbstractUni<Hold> {
 
