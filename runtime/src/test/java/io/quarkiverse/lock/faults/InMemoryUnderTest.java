@@ -9,8 +9,8 @@ import java.util.Map;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.registry.RegistryFixture;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
-import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.vertx.core.Vertx;
 
@@ -35,9 +35,7 @@ final class InMemoryUnderTest implements StoreUnderTest {
     @Override
     public List<DefaultLockRegistry> start(int instances, LockSettings settings) {
         vertx = Vertx.vertx();
-        registry = new DefaultLockRegistry(store, settings, new BackoffWaitStrategy(vertx), new LocalLockStates(),
-                vertx);
-        registry.start();
+        registry = RegistryFixture.started(store, settings, new LocalLockStates(), vertx);
         return List.of(registry);
     }
 

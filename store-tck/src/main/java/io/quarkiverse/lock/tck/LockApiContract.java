@@ -208,9 +208,7 @@ public interface LockApiContract extends StoreFixture {
 
         assertThat(await(nested)).isEqualTo("outer+inner");
         assertThat(reentrant.fencingToken()).isEmpty();
-        ReactiveDistributedLock other = registry().obtain(key);
-        assertThat(await(other.acquireOnce())).isTrue();
-        assertThat(await(other.release())).isTrue();
+        assertFree(key);
     }
 
     @Test
@@ -243,8 +241,7 @@ public interface LockApiContract extends StoreFixture {
     @Test
     default void anOverridingHandleTakesTheLockFromItsHolderWithAGreaterToken() {
         String key = newKey("overriding");
-        ReactiveDistributedLock holder = registry().obtain(key);
-        assertThat(await(holder.acquireForever())).isTrue();
+        ReactiveDistributedLock holder = holdingForever(key);
         ReactiveDistributedLock admin = registry().obtain(key, LockType.OVERRIDING);
 
         assertThat(await(admin.acquireOnce())).isTrue();
@@ -254,31 +251,25 @@ public interface LockApiContract extends StoreFixture {
         assertThatThrownBy(() -> await(holder.release())).isInstanceOf(LockExpiredException.class);
 
         assertThat(await(admin.release())).isTrue();
-        ReactiveDistributedLock next = registry().obtain(key);
-        assertThat(await(next.acquireOnce())).isTrue();
-        assertThat(await(next.release())).isTrue();
+        assertFree(key);
     }
 
     @Test
     default void anOverridingReleaseFreesTheLockWhoeverHoldsIt() {
         String key = newKey("overriding-release");
-        ReactiveDistributedLock holder = registry().obtain(key);
-        assertThat(await(holder.acquireForever())).isTrue();
+        ReactiveDistributedLock holder = holdingForever(key);
         ReactiveDistributedLock admin = registry().obtain(key, LockType.OVERRIDING);
 
         assertThat(await(admin.release())).isTrue();
         assertThat(await(holder.isAcquired())).isFalse();
         assertThat(await(admin.release())).as("nobody holds it now").isFalse();
-        ReactiveDistributedLock next = registry().obtain(key);
-        assertThat(await(next.acquireOnce())).isTrue();
-        assertThat(await(next.release())).isTrue();
+        assertFree(key);
     }
 
     @Test
     default void anOverridingReleaseHandsTheLockToAWaiter() {
         String key = newKey("overriding-waiter");
-        ReactiveDistributedLock holder = registry().obtain(key);
-        assertThat(await(holder.acquireForever())).isTrue();
+        ReactiveDistributedLock holder = holdingForever(key);
         ReactiveDistributedLock waiter = registry().obtain(key);
         Uni<Boolean> waiting = waiter.acquire(Duration.ofSeconds(20)).memoize().indefinitely();
         waiting.subscribe().with(ignored -> {
@@ -287,5 +278,19 @@ public interface LockApiContract extends StoreFixture {
         assertThat(await(registry().obtain(key, LockType.OVERRIDING).release())).isTrue();
         assertThat(await(waiting)).isTrue();
         assertThat(await(waiter.release())).isTrue();
+    }
+
+    /** A new handle acquires {@code key} at once, then releases it: nobody holds it. */
+    private void assertFree(String key) {
+        ReactiveDistributedLock next = registry().obtain(key);
+        assertThat(await(next.acquireOnce())).isTrue();
+        assertThat(await(next.release())).isTrue();
+    }
+
+    /** @return a new handle of {@code key} that acquired it for ever */
+    private ReactiveDistributedLock holdingForever(String key) {
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquireForever())).isTrue();
+        return holder;
     }
 }

@@ -70,9 +70,7 @@ public interface LockLineContract extends StoreFixture {
                 assertThat(acquireInLine(instances.get(later), key, waiters.get(later), MINUTE).acquired())
                         .as("%s waits for %s", waiters.get(later), waiters.get(served)).isFalse();
             }
-            String turn = waiters.get(served);
-            assertThat(acquireInLine(instances.get(served), key, turn, MINUTE).acquired()).as(turn).isTrue();
-            assertThat(await(instances.get(served).release(key, turn))).isTrue();
+            assertServedThenReleases(instances.get(served), key, waiters.get(served));
         }
         assertThat(acquire(store(), key, owner("anyone"), MINUTE).acquired()).as("nobody waits any more").isTrue();
     }
@@ -107,10 +105,8 @@ public interface LockLineContract extends StoreFixture {
         await(otherStore().takeBack(key, gone));
 
         assertThat(await(store().isHeld(key, gone))).isFalse();
-        assertThat(acquire(otherStore(), key, owner("late"), MINUTE).acquired()).as("promised to the next waiter")
-                .isFalse();
-        assertThat(acquireInLine(store(), key, next, MINUTE).acquired()).isTrue();
-        assertThat(await(store().release(key, next))).isTrue();
+        assertPromisedToAWaiter(otherStore(), key);
+        assertServedThenReleases(store(), key, next);
     }
 
     @Test
@@ -122,9 +118,8 @@ public interface LockLineContract extends StoreFixture {
 
         assertThat(await(store().forceRelease(key))).isTrue();
 
-        assertThat(acquire(store(), key, owner("late"), MINUTE).acquired()).as("promised to the waiter").isFalse();
-        assertThat(acquireInLine(otherStore(), key, waiter, MINUTE).acquired()).isTrue();
-        assertThat(await(otherStore().release(key, waiter))).isTrue();
+        assertPromisedToAWaiter(store(), key);
+        assertServedThenReleases(otherStore(), key, waiter);
     }
 
     /**
@@ -177,6 +172,17 @@ public interface LockLineContract extends StoreFixture {
             assertThat(acquireInLine(instance, key, waiters[i], MINUTE).acquired()).as(waiters[i]).isFalse();
         }
         return held.token();
+    }
+
+    /** A newcomer asking through {@code instance} is refused: the free lock is promised to a waiter in line. */
+    private void assertPromisedToAWaiter(LockStore instance, String key) {
+        assertThat(acquire(instance, key, owner("late"), MINUTE).acquired()).as("promised to a waiter").isFalse();
+    }
+
+    /** {@code waiter}, asking again through {@code instance}, is served the lock, and releases it. */
+    private void assertServedThenReleases(LockStore instance, String key, String waiter) {
+        assertThat(acquireInLine(instance, key, waiter, MINUTE).acquired()).as(waiter).isTrue();
+        assertThat(await(instance.release(key, waiter))).isTrue();
     }
 
     /** Releases, through this instance, a lock that {@code waiter} waits for in line. */

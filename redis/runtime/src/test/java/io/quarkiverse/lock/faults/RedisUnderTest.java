@@ -10,8 +10,8 @@ import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.registry.RegistryFixture;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
-import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkiverse.lock.testsupport.proxy.FaultCounts;
@@ -64,10 +64,7 @@ final class RedisUnderTest implements StoreUnderTest {
             vertxes.add(vertx);
             Redis redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(proxy.redisUri()));
             RedisLockStore store = new RedisLockStore(vertx, redis, KEY_PREFIX, Duration.ofHours(1).toMillis(), true);
-            DefaultLockRegistry registry = new DefaultLockRegistry(store, settings, new BackoffWaitStrategy(vertx),
-                    new LocalLockStates(), vertx);
-            registry.start();
-            registries.add(registry);
+            registries.add(RegistryFixture.started(store, settings, new LocalLockStates(), vertx));
         }
         checkProbe(registries.get(0));
         return List.copyOf(registries);

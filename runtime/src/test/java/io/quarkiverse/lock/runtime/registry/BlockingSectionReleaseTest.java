@@ -3,24 +3,17 @@ package io.quarkiverse.lock.runtime.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
-import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
-import io.vertx.core.Vertx;
 
 /**
  * Break test (issue 14 review): the blocking view's {@code acquireAndExecute} ends with {@code release()}, which frees
@@ -34,24 +27,8 @@ import io.vertx.core.Vertx;
  */
 class BlockingSectionReleaseTest {
 
-    private Vertx vertx;
-    private DefaultLockRegistry registry;
-
-    @BeforeEach
-    void start() {
-        vertx = Vertx.vertx();
-        LockSettings settings = new LockSettings(Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(1),
-                "lock:", false, Duration.ofSeconds(5));
-        registry = new DefaultLockRegistry(new InMemoryLockStore(InstantSource.system()), settings,
-                new BackoffWaitStrategy(vertx), new LocalLockStates(), vertx);
-        registry.start();
-    }
-
-    @AfterEach
-    void stop() {
-        registry.close();
-        vertx.close().toCompletionStage().toCompletableFuture().join();
-    }
+    @RegisterExtension
+    final RegistryFixture locks = RegistryFixture.inMemory();
 
     @Test
     void aBlockingSectionThatRanPastItsLeaseDoesNotFreeTheNextSectionsHold() throws Exception {
@@ -66,7 +43,7 @@ class BlockingSectionReleaseTest {
     }
 
     private void assertSecondSectionKeepsItsLock(String key, LockType type) throws Exception {
-        DistributedLock shared = registry.obtain(key, type).toBlocking();
+        DistributedLock shared = locks.registry().obtain(key, type).toBlocking();
         CountDownLatch secondIn = new CountDownLatch(1);
         CountDownLatch checked = new CountDownLatch(1);
         CompletableFuture<Void> first = async(() -> shared.acquireAndExecute(Duration.ZERO,
@@ -83,7 +60,7 @@ class BlockingSectionReleaseTest {
                 }));
         assertThat(secondIn.await(5, TimeUnit.SECONDS)).as("section 2 got the lock after section 1's lease").isTrue();
         first.get(5, TimeUnit.SECONDS);
-        ReactiveDistributedLock other = registry.obtain(key);
+        ReactiveDistributedLock other = locks.registry().obtain(key);
         boolean otherGotIt = other.acquireOnce().await().atMost(Duration.ofSeconds(5));
         System.out.printf("[break] %s: another handle acquired while section 2 (lease 10 s) still ran: %s%n", type,
                 otherGotIt);

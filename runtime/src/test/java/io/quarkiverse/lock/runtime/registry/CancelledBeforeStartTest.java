@@ -3,21 +3,13 @@ package io.quarkiverse.lock.runtime.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.UUID;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
-import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
-import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
-import io.vertx.core.Vertx;
 
 /**
  * Break test (issue 14 review): {@code AcquireOperation.subscribe} calls {@code onSubscribe(run)} before
@@ -29,51 +21,20 @@ import io.vertx.core.Vertx;
  */
 class CancelledBeforeStartTest {
 
-    private Vertx vertx;
-    private LocalLockStates states;
-    private DefaultLockRegistry registry;
-
-    @BeforeEach
-    void start() {
-        vertx = Vertx.vertx();
-        LockSettings settings = new LockSettings(Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(1),
-                "lock:", false, Duration.ofSeconds(5));
-        states = new LocalLockStates();
-        registry = new DefaultLockRegistry(new InMemoryLockStore(InstantSource.system()), settings,
-                new BackoffWaitStrategy(vertx), states, vertx);
-        registry.start();
-    }
-
-    @AfterEach
-    void stop() {
-        registry.close();
-        vertx.close().toCompletionStage().toCompletableFuture().join();
-    }
+    @RegisterExtension
+    final RegistryFixture locks = RegistryFixture.inMemory();
 
     @Test
     void anAcquisitionCancelledOnSubscribeLeavesNoDeadWaiterInLine() {
         String key = "cancelled-on-subscribe-" + UUID.randomUUID();
-        registry.obtain(key).acquire(Duration.ofSeconds(5)).subscribe().withSubscriber(new UniSubscriber<Boolean>() {
-            @Override
-            public void onSubscribe(UniSubscription subscription) {
-                subscription.cancel();
-            }
-
-            @Override
-            public void onItem(Boolean item) {
-            }
-
-            @Override
-            public void onFailure(Throwable failure) {
-            }
-        });
+        Subscriptions.subscribe(locks.registry().obtain(key).acquire(Duration.ofSeconds(5)), UniSubscription::cancel);
         System.out.printf("[break] after a cancel in onSubscribe: local waiters on the key: %d%n",
-                states.get(key) == null ? 0 : states.get(key).waiting());
+                locks.states().get(key) == null ? 0 : locks.states().get(key).waiting());
         assertFreeLockIsAcquiredPromptly(key);
     }
 
     private void assertFreeLockIsAcquiredPromptly(String key) {
-        ReactiveDistributedLock next = registry.obtain(key);
+        ReactiveDistributedLock next = locks.registry().obtain(key);
         long start = System.nanoTime();
         boolean acquired = next.acquire(Duration.ofSeconds(3)).await().atMost(Duration.ofSeconds(10));
         long tookMillis = (System.nanoTime() - start) / 1_000_000;

@@ -3,29 +3,21 @@ package io.quarkiverse.lock.runtime.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
-import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
-import io.vertx.core.Vertx;
 
 /**
  * The randomized fault test's nested OVERLAP (seed 20261130): a cancellation that reaches an
@@ -39,40 +31,22 @@ import io.vertx.core.Vertx;
  */
 class CancelledWhileActionSubscribesTest {
 
-    private Vertx vertx;
-    private DefaultLockRegistry registry;
-
-    @BeforeEach
-    void start() {
-        vertx = Vertx.vertx();
-        LockSettings settings = new LockSettings(Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(1),
-                "lock:", false, Duration.ofSeconds(5));
-        registry = new DefaultLockRegistry(new InMemoryLockStore(InstantSource.system()), settings,
-                new BackoffWaitStrategy(vertx), new LocalLockStates(), vertx);
-        registry.start();
-    }
-
-    @AfterEach
-    void stop() {
-        registry.close();
-        vertx.close().toCompletionStage().toCompletableFuture().join();
-    }
+    @RegisterExtension
+    final RegistryFixture locks = RegistryFixture.inMemory();
 
     @ParameterizedTest
     @ValueSource(booleans = { false, true })
     void anExecutionCancelledAsItsActionSubscribesDoesNotRunTheActionWithoutTheLock(boolean renew) throws Exception {
         String key = "cancelled-as-action-subscribes-" + UUID.randomUUID();
-        ReactiveDistributedLock lock = registry.obtain(key, LockType.SINGLE_ENTRANT).withLeaseRenewal(renew);
-        ReactiveDistributedLock other = registry.obtain(key, LockType.SINGLE_ENTRANT);
+        ReactiveDistributedLock lock = locks.registry().obtain(key, LockType.SINGLE_ENTRANT).withLeaseRenewal(renew);
+        ReactiveDistributedLock other = locks.registry().obtain(key, LockType.SINGLE_ENTRANT);
         AtomicReference<UniSubscription> execution = new AtomicReference<>();
         CompletableFuture<Boolean> otherAcquiredWhileActionRan = new CompletableFuture<>();
         Uni<Void> action = Uni.createFrom().deferred(() -> {
             execution.get().cancel();
-            return Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofMillis(50))
-                    .invoke(() -> otherAcquiredWhileActionRan
-                            .complete(other.acquireOnce().await().atMost(Duration.ofSeconds(5))));
+            return laterStage(other, otherAcquiredWhileActionRan);
         });
-        subscribeKeepingSubscription(lock.acquireAndExecute(Duration.ZERO, Duration.ofSeconds(10), action), execution);
+        Subscriptions.subscribe(lock.acquireAndExecute(Duration.ZERO, Duration.ofSeconds(10), action), execution::set);
         assertActionDidNotRunWithoutTheLock(otherAcquiredWhileActionRan);
     }
 
@@ -80,16 +54,13 @@ class CancelledWhileActionSubscribesTest {
     @ValueSource(booleans = { false, true })
     void aStreamCancelledAsItsActionSubscribesDoesNotRunTheActionWithoutTheLock(boolean renew) throws Exception {
         String key = "stream-cancelled-as-action-subscribes-" + UUID.randomUUID();
-        ReactiveDistributedLock lock = registry.obtain(key, LockType.SINGLE_ENTRANT).withLeaseRenewal(renew);
-        ReactiveDistributedLock other = registry.obtain(key, LockType.SINGLE_ENTRANT);
+        ReactiveDistributedLock lock = locks.registry().obtain(key, LockType.SINGLE_ENTRANT).withLeaseRenewal(renew);
+        ReactiveDistributedLock other = locks.registry().obtain(key, LockType.SINGLE_ENTRANT);
         AtomicReference<Flow.Subscription> execution = new AtomicReference<>();
         CompletableFuture<Boolean> otherAcquiredWhileActionRan = new CompletableFuture<>();
         Multi<Integer> action = Multi.createFrom().deferred(() -> {
             execution.get().cancel();
-            return Multi.createFrom().item(1).onItem().call(item -> Uni.createFrom().voidItem().onItem()
-                    .delayIt().by(Duration.ofMillis(50))
-                    .invoke(() -> otherAcquiredWhileActionRan
-                            .complete(other.acquireOnce().await().atMost(Duration.ofSeconds(5)))));
+            return Multi.createFrom().item(1).onItem().call(item -> laterStage(other, otherAcquiredWhileActionRan));
         });
         lock.acquireAndExecuteMany(Duration.ZERO, Duration.ofSeconds(10), action).subscribe()
                 .withSubscriber(new Flow.Subscriber<Integer>() {
@@ -120,25 +91,29 @@ class CancelledWhileActionSubscribesTest {
     void aNestedExecutionCancelledAsItsActionSubscribesDoesNotRunAfterTheOuterReleased(boolean renew)
             throws Exception {
         String key = "nested-cancelled-as-action-subscribes-" + UUID.randomUUID();
-        ReactiveDistributedLock lock = registry.obtain(key, LockType.REENTRANT).withLeaseRenewal(renew);
-        ReactiveDistributedLock other = registry.obtain(key, LockType.SINGLE_ENTRANT);
+        ReactiveDistributedLock lock = locks.registry().obtain(key, LockType.REENTRANT).withLeaseRenewal(renew);
+        ReactiveDistributedLock other = locks.registry().obtain(key, LockType.SINGLE_ENTRANT);
         AtomicReference<UniSubscription> nested = new AtomicReference<>();
         CompletableFuture<Boolean> otherAcquiredWhileActionRan = new CompletableFuture<>();
         Uni<Void> nestedAction = Uni.createFrom().deferred(() -> {
             nested.get().cancel();
-            return Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofMillis(50))
-                    .invoke(() -> otherAcquiredWhileActionRan
-                            .complete(other.acquireOnce().await().atMost(Duration.ofSeconds(5))));
+            return laterStage(other, otherAcquiredWhileActionRan);
         });
         Uni<Void> outerAction = Uni.createFrom().emitter(emitter -> {
-            subscribeKeepingSubscription(lock.acquireAndExecute(Duration.ZERO, Duration.ofSeconds(10), nestedAction),
-                    nested);
+            Subscriptions.subscribe(lock.acquireAndExecute(Duration.ZERO, Duration.ofSeconds(10), nestedAction),
+                    nested::set);
             // The nested level was cancelled (as a timer would): the outer section goes on and ends.
             emitter.complete(null);
         });
         lock.acquireAndExecute(Duration.ZERO, Duration.ofSeconds(10), outerAction).await()
                 .atMost(Duration.ofSeconds(5));
         assertActionDidNotRunWithoutTheLock(otherAcquiredWhileActionRan);
+    }
+
+    /** The action's later stage: 50 ms on, notes whether {@code other} acquires the lock at that moment. */
+    private static Uni<Void> laterStage(ReactiveDistributedLock other, CompletableFuture<Boolean> otherAcquired) {
+        return Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofMillis(50))
+                .invoke(() -> otherAcquired.complete(other.acquireOnce().await().atMost(Duration.ofSeconds(5))));
     }
 
     private static void assertActionDidNotRunWithoutTheLock(CompletableFuture<Boolean> otherAcquiredWhileActionRan)
@@ -154,22 +129,5 @@ class CancelledWhileActionSubscribesTest {
                         : otherAcquired ? "yes, while ANOTHER HANDLE HELD THE LOCK" : "yes, under the lock");
         assertThat(otherAcquired).as("the cancelled action's later stage ran, another handle holding the lock")
                 .isNotEqualTo(Boolean.TRUE);
-    }
-
-    private static <T> void subscribeKeepingSubscription(Uni<T> uni, AtomicReference<UniSubscription> kept) {
-        uni.subscribe().withSubscriber(new UniSubscriber<T>() {
-            @Override
-            public void onSubscribe(UniSubscription subscription) {
-                kept.set(subscription);
-            }
-
-            @Override
-            public void onItem(T item) {
-            }
-
-            @Override
-            public void onFailure(Throwable failure) {
-            }
-        });
     }
 }

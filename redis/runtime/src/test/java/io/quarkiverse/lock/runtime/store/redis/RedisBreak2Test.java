@@ -1,35 +1,28 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
+import static io.quarkiverse.lock.runtime.registry.RegistryFixture.assertAcquirableSoon;
+import static io.quarkiverse.lock.runtime.registry.RegistryFixture.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.lock.LockException;
-import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
-import io.quarkiverse.lock.spi.LockStore;
-import io.quarkiverse.lock.testsupport.RedisServer;
+import io.quarkiverse.lock.testsupport.proxy.Fault;
+import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisOptions;
 
 /**
  * Second round of break tests for the issue 14 change, after the fixes of the first review (5cc0be4). Real
@@ -38,49 +31,8 @@ import io.vertx.redis.client.RedisOptions;
  */
 class RedisBreak2Test {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
-    private RedisServer server;
-    private Vertx vertx;
-    private final List<AutoCloseable> closing = new ArrayList<>();
-
-    @BeforeEach
-    void start() {
-        server = RedisServer.start();
-        vertx = Vertx.vertx();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        for (int i = closing.size() - 1; i >= 0; i--) {
-            try {
-                closing.get(i).close();
-            } catch (Exception ignored) {
-            }
-        }
-        vertx.close().toCompletionStage().toCompletableFuture().join();
-        server.close();
-    }
-
-    private RedisLockStore store(String uri) {
-        Redis redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(uri));
-        return new RedisLockStore(vertx, redis, "lock:", Duration.ofHours(1).toMillis(), true);
-    }
-
-    private DefaultLockRegistry registry(LockStore store, Duration operationTimeout) {
-        LockSettings settings = new LockSettings(Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(1),
-                "lock:", false, operationTimeout);
-        DefaultLockRegistry registry = new DefaultLockRegistry(store, settings, new BackoffWaitStrategy(vertx),
-                new LocalLockStates(), vertx);
-        registry.start();
-        closing.add(registry::close);
-        for (LockType type : LockType.values()) {
-            ReactiveDistributedLock warmUp = registry.obtain("warm-up", type);
-            assertThat(await(warmUp.acquireOnce())).as("scripts loaded").isTrue();
-            assertThat(await(warmUp.release())).isTrue();
-        }
-        return registry;
-    }
+    @RegisterExtension
+    final RedisLocks redis = new RedisLocks();
 
     /**
      * "Commands reach the server in the order send was called ... the connection is written only under this object's
@@ -97,8 +49,8 @@ class RedisBreak2Test {
      */
     @Test
     void aTakeBackWrittenOnTheConnectionsOwnLoopDoesNotOvertakeItsAttempt() throws Exception {
-        RedisLockStore store = store(server.uri());
-        DefaultLockRegistry registry = registry(store, Duration.ofSeconds(5));
+        RedisLockStore store = redis.store();
+        DefaultLockRegistry registry = redis.registry(store, Duration.ofSeconds(5));
         Context connectionLoop = connectionContext(store);
         Context otherLoop = contextOnAnotherThread(connectionLoop);
         Context cancellingLoop = Boolean.getBoolean("break2.control") ? contextOnAnotherThread(connectionLoop)
@@ -139,7 +91,7 @@ class RedisBreak2Test {
                 // the acquisition completed before the cancel reached it: its caller was told, the handle holds it
                 completedFirst++;
                 await(lock.release().onFailure().recoverWithItem(false));
-            } else if (":1".equals(server.send("EXISTS lock:{" + key + "}"))) {
+            } else if (":1".equals(redis.server().send("EXISTS lock:{" + key + "}"))) {
                 ghosts++;
                 example = key;
             }
@@ -159,7 +111,7 @@ class RedisBreak2Test {
         System.out.printf("[break2] %d of %d acquireForever() cancelled from the connection's event loop right after "
                 + "being subscribed on another loop left the key held, nobody told (%d completed before the cancel); "
                 + "e.g. %s PTTL %s%n", ghosts, rounds, completedFirst, example,
-                example == null ? "-" : server.send("PTTL lock:{" + example + "}"));
+                example == null ? "-" : redis.server().send("PTTL lock:{" + example + "}"));
         assertThat(ghosts).as("cancelled acquisitions whose lock stays held for ever").isZero();
     }
 
@@ -172,22 +124,16 @@ class RedisBreak2Test {
      */
     @Test
     void aConnectionEndedUnderAnAcquisitionIsKilledBeforeItsTakeBack() throws Exception {
-        StallingProxy proxy = new StallingProxy(server.port());
-        closing.add(proxy);
-        DefaultLockRegistry registry = registry(store(proxy.redisUri()), Duration.ofSeconds(5));
+        HoldingProxy proxy = redis.holdingProxy(true);
+        DefaultLockRegistry registry = redis.registry(redis.store(proxy.redisUri()), Duration.ofSeconds(5));
         String key = "ended-" + UUID.randomUUID();
         proxy.holdOpenConnections();
-        CompletableFuture<Object> outcome = new CompletableFuture<>();
-        registry.obtain(key).acquireForever().subscribe().with(outcome::complete, outcome::complete);
+        CompletableFuture<Object> outcome = acquireForever(registry, key);
         Thread.sleep(300);
         proxy.resetHeldClients();
-        Object result = outcome.get(10, TimeUnit.SECONDS);
-        Thread.sleep(500);
-        int late = proxy.deliverHeld();
-        Thread.sleep(500);
+        LateDelivery delivery = outcomeThenLateDelivery(outcome, proxy, 500);
         System.out.printf("[break2] acquireForever ended with %s; %d bytes of the reset connection delivered after the "
-                + "take-back; key in Redis: %s, PTTL %s%n", result, late, server.send("EXISTS lock:{" + key + "}"),
-                server.send("PTTL lock:{" + key + "}"));
+                + "take-back; %s%n", delivery.result(), delivery.bytes(), redis.keyInRedis(key));
         assertAcquirableSoon(registry, key);
     }
 
@@ -200,25 +146,12 @@ class RedisBreak2Test {
      */
     @Test
     void aReplacedConnectionWhoseIdWasNeverAnsweredIsStillKilled() throws Exception {
-        StallingProxy proxy = new StallingProxy(server.port());
-        closing.add(proxy);
-        DefaultLockRegistry registry = registry(store(proxy.redisUri()), Duration.ofSeconds(1));
-        String key = "unknown-id-" + UUID.randomUUID();
-        proxy.cutAll();
-        Thread.sleep(200);
-        // the next connection passes its handshake (HELLO), then the path holds its bytes
-        proxy.holdNextConnections(1, true);
-        CompletableFuture<Object> outcome = new CompletableFuture<>();
-        registry.obtain(key).acquireForever().subscribe().with(outcome::complete, outcome::complete);
-        Object result = outcome.get(10, TimeUnit.SECONDS);
-        Thread.sleep(1_000);
-        int late = proxy.deliverHeld();
-        Thread.sleep(500);
-        System.out.printf("[break2] acquireForever ended with %s; %d bytes of the replaced connection (CLIENT ID never "
-                + "answered) delivered after the take-back; connections accepted %d; key in Redis: %s, PTTL %s%n",
-                result, late, proxy.accepted.get(), server.send("EXISTS lock:{" + key + "}"),
-                server.send("PTTL lock:{" + key + "}"));
-        assertAcquirableSoon(registry, key);
+        assertLateBytesOfAReplacedConnectionGrantNothing("unknown-id-", "CLIENT ID never answered", proxy -> {
+            proxy.cutAll();
+            Thread.sleep(200);
+            // the next connection passes its handshake (HELLO), then the path holds its bytes
+            proxy.holdNextConnections(1, true);
+        });
     }
 
     /**
@@ -228,23 +161,10 @@ class RedisBreak2Test {
      */
     @Test
     void theKillOfAReplacedConnectionSurvivesAFailedReconnect() throws Exception {
-        StallingProxy proxy = new StallingProxy(server.port());
-        closing.add(proxy);
-        DefaultLockRegistry registry = registry(store(proxy.redisUri()), Duration.ofSeconds(1));
-        String key = "kill-forgotten-" + UUID.randomUUID();
-        proxy.holdOpenConnections();
-        proxy.refuseNextConnections(1);
-        CompletableFuture<Object> outcome = new CompletableFuture<>();
-        registry.obtain(key).acquireForever().subscribe().with(outcome::complete, outcome::complete);
-        Object result = outcome.get(10, TimeUnit.SECONDS);
-        Thread.sleep(1_000);
-        int late = proxy.deliverHeld();
-        Thread.sleep(500);
-        System.out.printf("[break2] acquireForever ended with %s; first reconnect refused; %d bytes of the replaced "
-                + "connection delivered after the take-back; connections accepted %d; key in Redis: %s, PTTL %s%n",
-                result, late, proxy.accepted.get(), server.send("EXISTS lock:{" + key + "}"),
-                server.send("PTTL lock:{" + key + "}"));
-        assertAcquirableSoon(registry, key);
+        assertLateBytesOfAReplacedConnectionGrantNothing("kill-forgotten-", "first reconnect refused", proxy -> {
+            proxy.holdOpenConnections();
+            proxy.refuseNextConnections(1);
+        });
     }
 
     /**
@@ -254,9 +174,8 @@ class RedisBreak2Test {
      */
     @Test
     void aConnectionSilentDuringItsHandshakeIsReplaced() throws Exception {
-        StallingProxy proxy = new StallingProxy(server.port());
-        closing.add(proxy);
-        DefaultLockRegistry registry = registry(store(proxy.redisUri()), Duration.ofSeconds(1));
+        HoldingProxy proxy = redis.holdingProxy(true);
+        DefaultLockRegistry registry = redis.registry(redis.store(proxy.redisUri()), Duration.ofSeconds(1));
         String key = "silent-handshake-" + UUID.randomUUID();
         proxy.cutAll();
         Thread.sleep(200);
@@ -287,25 +206,22 @@ class RedisBreak2Test {
      */
     @Test
     void aHandOverHeardBeforeItsRefusalIsNotCountedFromTheMessage() throws Exception {
-        io.quarkiverse.lock.testsupport.proxy.FaultProxy proxy = io.quarkiverse.lock.testsupport.proxy.FaultProxy.start(
-                "127.0.0.1",
-                server.port(), io.quarkiverse.lock.testsupport.proxy.WireProtocol.REDIS);
-        closing.add(proxy);
-        DefaultLockRegistry waiting = registry(store(proxy.redisUri()), Duration.ofSeconds(5));
-        DefaultLockRegistry direct = registry(store(server.uri()), Duration.ofSeconds(5));
+        FaultProxy proxy = redis.faultProxy();
+        DefaultLockRegistry waiting = redis.registry(redis.store(proxy.redisUri()), Duration.ofSeconds(5));
+        DefaultLockRegistry direct = redis.registry(redis.store(), Duration.ofSeconds(5));
         String key = "hand-over-lease-" + UUID.randomUUID();
-        java.util.concurrent.atomic.AtomicBoolean replyDelayed = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean replyDelayed = new AtomicBoolean();
         proxy.rule(exchange -> {
             if (exchange.push()) {
                 return exchange.reply() != null && exchange.reply().contains("G ") && exchange.reply().contains(key)
-                        ? io.quarkiverse.lock.testsupport.proxy.Fault.delay(Duration.ofMillis(1_000))
-                        : io.quarkiverse.lock.testsupport.proxy.Fault.pass();
+                        ? Fault.delay(Duration.ofMillis(1_000))
+                        : Fault.pass();
             }
             return exchange.request() != null && exchange.request().contains(key)
                     && replyDelayed.compareAndSet(false, true)
-                            ? io.quarkiverse.lock.testsupport.proxy.Fault.delay(Duration.ofMillis(
+                            ? Fault.delay(Duration.ofMillis(
                                     Boolean.getBoolean("break2.control") ? 0 : 1_500))
-                            : io.quarkiverse.lock.testsupport.proxy.Fault.pass();
+                            : Fault.pass();
         });
         ReactiveDistributedLock holder = direct.obtain(key);
         assertThat(await(holder.acquireOnce())).isTrue();
@@ -339,14 +255,61 @@ class RedisBreak2Test {
         assertThat(ended).as("the waiter is told its lock is lost before another holder gets it").isLessThan(secondGot);
     }
 
+    /**
+     * Breaks the path with {@code breakPath} (operation timeout 1 s), acquires a key for ever, waits for the
+     * acquisition's outcome and its take-back on the next connection, then delivers the bytes the proxy held on the
+     * replaced connection: nobody may be left holding the key.
+     */
+    private void assertLateBytesOfAReplacedConnectionGrantNothing(String keyPrefix, String fault, PathBreak breakPath)
+            throws Exception {
+        HoldingProxy proxy = redis.holdingProxy(true);
+        DefaultLockRegistry registry = redis.registry(redis.store(proxy.redisUri()), Duration.ofSeconds(1));
+        String key = keyPrefix + UUID.randomUUID();
+        breakPath.apply(proxy);
+        LateDelivery delivery = outcomeThenLateDelivery(acquireForever(registry, key), proxy, 1_000);
+        System.out.printf("[break2] %s: acquireForever ended with %s; %d bytes of the replaced connection delivered "
+                + "after the take-back; connections accepted %d; %s%n", fault, delivery.result(), delivery.bytes(),
+                proxy.accepted.get(), redis.keyInRedis(key));
+        assertAcquirableSoon(registry, key);
+    }
+
+    /** What breaks the path before the acquisition. */
+    private interface PathBreak {
+        void apply(HoldingProxy proxy) throws Exception;
+    }
+
+    /** Subscribes {@code acquireForever()} on {@code key}; the future completes with its item or its failure. */
+    private static CompletableFuture<Object> acquireForever(DefaultLockRegistry registry, String key) {
+        CompletableFuture<Object> outcome = new CompletableFuture<>();
+        registry.obtain(key).acquireForever().subscribe().with(outcome::complete, outcome::complete);
+        return outcome;
+    }
+
+    /**
+     * Waits for the acquisition's outcome, lets {@code settleMillis} pass (its take-back runs meanwhile), delivers the
+     * bytes the proxy held, and gives them half a second to run.
+     */
+    private static LateDelivery outcomeThenLateDelivery(CompletableFuture<Object> outcome, HoldingProxy proxy,
+            long settleMillis) throws Exception {
+        Object result = outcome.get(10, TimeUnit.SECONDS);
+        Thread.sleep(settleMillis);
+        int late = proxy.deliverHeld();
+        Thread.sleep(500);
+        return new LateDelivery(result, late);
+    }
+
+    /** An acquisition's outcome, and how many bytes of its connection reached Redis after it. */
+    private record LateDelivery(Object result, int bytes) {
+    }
+
     private static long ms(long nanos) {
         return nanos / 1_000_000;
     }
 
     private java.util.Queue<String> monitor() throws Exception {
         java.util.Queue<String> lines = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port());
-        closing.add(socket);
+        java.net.Socket socket = new java.net.Socket("127.0.0.1", redis.server().port());
+        redis.closeAfterEach(socket);
         socket.getOutputStream().write("MONITOR\r\n".getBytes());
         Thread reader = new Thread(() -> {
             try (java.io.BufferedReader in = new java.io.BufferedReader(
@@ -375,7 +338,7 @@ class RedisBreak2Test {
     private Context contextOnAnotherThread(Context avoid) throws Exception {
         String avoided = threadOf(avoid);
         for (int i = 0; i < 16; i++) {
-            Context candidate = ((io.vertx.core.impl.VertxInternal) vertx).createEventLoopContext();
+            Context candidate = ((io.vertx.core.impl.VertxInternal) redis.vertx()).createEventLoopContext();
             if (!threadOf(candidate).equals(avoided)) {
                 return candidate;
             }
@@ -391,27 +354,5 @@ class RedisBreak2Test {
         CompletableFuture<String> name = new CompletableFuture<>();
         context.runOnContext(ignored -> name.complete(Thread.currentThread().getName()));
         return name.get(5, TimeUnit.SECONDS);
-    }
-
-    private static void assertAcquirableSoon(DefaultLockRegistry registry, String key) {
-        ReactiveDistributedLock other = registry.obtain(key);
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        boolean acquired = false;
-        while (!acquired && System.nanoTime() < deadline) {
-            acquired = await(other.acquireOnce().onFailure(LockException.class).recoverWithItem(false));
-            if (!acquired) {
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-        }
-        assertThat(acquired).as("nobody holds '%s' once the fault is over", key).isTrue();
-        assertThat(await(other.release())).isTrue();
-    }
-
-    private static <T> T await(Uni<T> uni) {
-        return uni.await().atMost(TIMEOUT);
     }
 }

@@ -1,11 +1,11 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
+import static io.quarkiverse.lock.runtime.registry.RegistryFixture.assertAcquirableSoon;
+import static io.quarkiverse.lock.runtime.registry.RegistryFixture.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -13,32 +13,22 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockException;
-import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
-import io.quarkiverse.lock.spi.LockStore;
-import io.quarkiverse.lock.testsupport.RedisServer;
+import io.quarkiverse.lock.runtime.registry.Subscriptions;
 import io.quarkiverse.lock.testsupport.proxy.Fault;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
-import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
-import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.ThreadingModel;
-import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisOptions;
 
 /**
  * Break tests for the issue 14 change, on a real redis-server. Each asserts what the design promises and fails on
@@ -46,49 +36,8 @@ import io.vertx.redis.client.RedisOptions;
  */
 class RedisBreakTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
-    private RedisServer server;
-    private Vertx vertx;
-    private final List<AutoCloseable> closing = new ArrayList<>();
-
-    @BeforeEach
-    void start() {
-        server = RedisServer.start();
-        vertx = Vertx.vertx();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        for (int i = closing.size() - 1; i >= 0; i--) {
-            try {
-                closing.get(i).close();
-            } catch (Exception ignored) {
-            }
-        }
-        vertx.close().toCompletionStage().toCompletableFuture().join();
-        server.close();
-    }
-
-    private RedisLockStore store(String uri) {
-        Redis redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(uri));
-        return new RedisLockStore(vertx, redis, "lock:", Duration.ofHours(1).toMillis(), true);
-    }
-
-    private DefaultLockRegistry registry(LockStore store, Duration operationTimeout) {
-        LockSettings settings = new LockSettings(Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(1),
-                "lock:", false, operationTimeout);
-        DefaultLockRegistry registry = new DefaultLockRegistry(store, settings, new BackoffWaitStrategy(vertx),
-                new LocalLockStates(), vertx);
-        registry.start();
-        closing.add(registry::close);
-        for (LockType type : LockType.values()) {
-            ReactiveDistributedLock warmUp = registry.obtain("warm-up", type);
-            assertThat(await(warmUp.acquireOnce())).as("scripts loaded").isTrue();
-            assertThat(await(warmUp.release())).isTrue();
-        }
-        return registry;
-    }
+    @RegisterExtension
+    final RedisLocks redis = new RedisLocks();
 
     /**
      * A release that never reaches Redis (the connection swallows it; it times out) leaves a lock acquired forever
@@ -97,9 +46,8 @@ class RedisBreakTest {
      */
     @Test
     void aLockAcquiredForeverWhoseReleaseIsLostIsNotHeldForEver() throws Exception {
-        FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port(), WireProtocol.REDIS);
-        closing.add(proxy);
-        DefaultLockRegistry registry = registry(store(proxy.redisUri()), Duration.ofSeconds(1));
+        FaultProxy proxy = redis.faultProxy();
+        DefaultLockRegistry registry = redis.registry(redis.store(proxy.redisUri()), Duration.ofSeconds(1));
         String key = "release-lost-" + UUID.randomUUID();
         ReactiveDistributedLock lock = registry.obtain(key);
         assertThat(await(lock.acquireForever())).isTrue();
@@ -107,8 +55,8 @@ class RedisBreakTest {
         assertThatThrownBy(() -> await(lock.release())).isInstanceOf(LockException.class);
         proxy.swallow(false);
         boolean retried = await(lock.release().onFailure().recoverWithItem(false));
-        System.out.printf("[break] release failed; handle's second release() answered %s; key in Redis: %s, PTTL %s%n",
-                retried, server.send("EXISTS lock:{" + key + "}"), server.send("PTTL lock:{" + key + "}"));
+        System.out.printf("[break] release failed; handle's second release() answered %s; %s%n",
+                retried, redis.keyInRedis(key));
         assertAcquirableSoon(registry, key);
     }
 
@@ -120,9 +68,8 @@ class RedisBreakTest {
      */
     @Test
     void aCancelledSectionWhoseReleaseWasQueuedDoesNotLeaveTheLockHeld() throws Exception {
-        FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port(), WireProtocol.REDIS);
-        closing.add(proxy);
-        DefaultLockRegistry registry = registry(store(proxy.redisUri()), Duration.ofSeconds(20));
+        FaultProxy proxy = redis.faultProxy();
+        DefaultLockRegistry registry = redis.registry(redis.store(proxy.redisUri()), Duration.ofSeconds(20));
         String key = "queued-release-" + UUID.randomUUID();
         ReactiveDistributedLock lock = registry.obtain(key);
         CompletableFuture<String> actionDone = new CompletableFuture<>();
@@ -144,9 +91,8 @@ class RedisBreakTest {
         actionDone.complete("done");
         section.cancel();
         Thread.sleep(4_000);
-        System.out.printf("[break] section cancelled while its release was queued; outcome %s; key in Redis: %s, "
-                + "PTTL %s%n", outcome.get(), server.send("EXISTS lock:{" + key + "}"),
-                server.send("PTTL lock:{" + key + "}"));
+        System.out.printf("[break] section cancelled while its release was queued; outcome %s; %s%n", outcome.get(),
+                redis.keyInRedis(key));
         assertAcquirableSoon(registry, key);
     }
 
@@ -158,10 +104,10 @@ class RedisBreakTest {
      */
     @Test
     void aBlockingAcquisitionOnAWorkerVerticleReturns() throws Exception {
-        DefaultLockRegistry registry = registry(store(server.uri()), Duration.ofSeconds(1));
+        DefaultLockRegistry registry = redis.registry(redis.store(), Duration.ofSeconds(1));
         String key = "worker-" + UUID.randomUUID();
         CompletableFuture<Boolean> acquired = new CompletableFuture<>();
-        vertx.deployVerticle(new AbstractVerticle() {
+        redis.vertx().deployVerticle(new AbstractVerticle() {
             @Override
             public void start() {
                 try {
@@ -177,8 +123,7 @@ class RedisBreakTest {
             result = acquired.get(10, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
             System.out.printf("[break] blocking acquire(0, lease 2 s) on a worker verticle: no result after 10 s; "
-                    + "key in Redis: %s, PTTL %s (renewed for the hung caller)%n", server.send("EXISTS lock:{" + key + "}"),
-                    server.send("PTTL lock:{" + key + "}"));
+                    + "%s (renewed for the hung caller)%n", redis.keyInRedis(key));
         }
         assertThat(result).as("blocking acquireOnce() on a worker context returned").isTrue();
     }
@@ -193,9 +138,8 @@ class RedisBreakTest {
      */
     @Test
     void anAcquisitionDeliveredAfterItsTakeBackIsNotHeldForEver() throws Exception {
-        HoldingProxy proxy = new HoldingProxy(server.port());
-        closing.add(proxy);
-        DefaultLockRegistry registry = registry(store(proxy.redisUri()), Duration.ofSeconds(1));
+        HoldingProxy proxy = redis.holdingProxy(false);
+        DefaultLockRegistry registry = redis.registry(redis.store(proxy.redisUri()), Duration.ofSeconds(1));
         String key = "late-request-" + UUID.randomUUID();
         proxy.holdOpenConnections();
         assertThatThrownBy(() -> await(registry.obtain(key).acquireForever())).isInstanceOf(LockException.class)
@@ -203,9 +147,8 @@ class RedisBreakTest {
         Thread.sleep(1_000);
         int late = proxy.deliverHeld();
         Thread.sleep(500);
-        System.out.printf("[break] %d bytes of the abandoned connection delivered after the take-back; key in "
-                + "Redis: %s, PTTL %s%n", late, server.send("EXISTS lock:{" + key + "}"),
-                server.send("PTTL lock:{" + key + "}"));
+        System.out.printf("[break] %d bytes of the abandoned connection delivered after the take-back; %s%n", late,
+                redis.keyInRedis(key));
         assertAcquirableSoon(registry, key);
     }
 
@@ -219,8 +162,8 @@ class RedisBreakTest {
      */
     @Test
     void aCancellationRacingAnAttemptLeavesNoGhostInLine() throws Exception {
-        PausingStore pausing = new PausingStore(store(server.uri()));
-        DefaultLockRegistry registry = registry(pausing, Duration.ofSeconds(5));
+        PausingStore pausing = new PausingStore(redis.store());
+        DefaultLockRegistry registry = redis.registry(pausing, Duration.ofSeconds(5));
         String key = "ghost-" + UUID.randomUUID();
         ReactiveDistributedLock holder = registry.obtain(key);
         assertThat(await(holder.acquireOnce())).isTrue();
@@ -228,21 +171,8 @@ class RedisBreakTest {
         ReactiveDistributedLock waiter = registry.obtain(key);
         AtomicReference<UniSubscription> subscription = new AtomicReference<>();
         pausing.pauseNextAcquire();
-        Thread attempting = new Thread(() -> waiter.acquire(Duration.ofSeconds(5), Duration.ofSeconds(30))
-                .subscribe().withSubscriber(new UniSubscriber<Boolean>() {
-                    @Override
-                    public void onSubscribe(UniSubscription s) {
-                        subscription.set(s);
-                    }
-
-                    @Override
-                    public void onItem(Boolean item) {
-                    }
-
-                    @Override
-                    public void onFailure(Throwable failure) {
-                    }
-                }), "attempting");
+        Thread attempting = new Thread(() -> Subscriptions.subscribe(waiter.acquire(Duration.ofSeconds(5),
+                Duration.ofSeconds(30)), subscription::set), "attempting");
         attempting.start();
         assertThat(pausing.reached.await(5, TimeUnit.SECONDS)).as("the attempt started").isTrue();
         subscription.get().cancel();
@@ -251,11 +181,11 @@ class RedisBreakTest {
         assertThat(pausing.takenBack.await(5, TimeUnit.SECONDS)).as("the cancel's take-back ran").isTrue();
         Thread.sleep(200);
         System.out.printf("[break] line after the cancelled attempt: %s%n",
-                server.send("ZCARD lock:{" + key + "}:line"));
+                redis.server().send("ZCARD lock:{" + key + "}:line"));
         assertThat(await(holder.release())).isTrue();
         Thread.sleep(200);
-        System.out.printf("[break] after the holder's release: key in Redis: %s, PTTL %s%n",
-                server.send("EXISTS lock:{" + key + "}"), server.send("PTTL lock:{" + key + "}"));
+        System.out.printf("[break] after the holder's release: %s%n",
+                redis.keyInRedis(key));
         assertAcquirableSoon(registry, key);
     }
 
@@ -268,7 +198,7 @@ class RedisBreakTest {
      */
     @Test
     void cancellationsRacingFirstAttemptsLeaveNoGhosts() throws Exception {
-        DefaultLockRegistry registry = registry(store(server.uri()), Duration.ofSeconds(5));
+        DefaultLockRegistry registry = redis.registry(redis.store(), Duration.ofSeconds(5));
         int rounds = Integer.getInteger("break.rounds", 1500);
         int ghosts = 0;
         int handedToCancelled = 0;
@@ -290,32 +220,18 @@ class RedisBreakTest {
                 s.cancel();
             });
             canceller.start();
-            waiter.acquire(Duration.ofSeconds(5), Duration.ofSeconds(30)).subscribe()
-                    .withSubscriber(new UniSubscriber<Boolean>() {
-                        @Override
-                        public void onSubscribe(UniSubscription s) {
-                            subscription.set(s);
-                        }
-
-                        @Override
-                        public void onItem(Boolean item) {
-                        }
-
-                        @Override
-                        public void onFailure(Throwable failure) {
-                        }
-                    });
+            Subscriptions.subscribe(waiter.acquire(Duration.ofSeconds(5), Duration.ofSeconds(30)), subscription::set);
             canceller.join();
             assertThat(await(holder.release())).isTrue();
-            if (!"$-1".equals(server.send("GET lock:{" + key + "}"))) {
+            if (!"$-1".equals(redis.server().send("GET lock:{" + key + "}"))) {
                 handedToCancelled++;
                 long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
-                while (!"$-1".equals(server.send("GET lock:{" + key + "}")) && System.nanoTime() < deadline) {
+                while (!"$-1".equals(redis.server().send("GET lock:{" + key + "}")) && System.nanoTime() < deadline) {
                     Thread.sleep(5);
                 }
-                if (!"$-1".equals(server.send("GET lock:{" + key + "}"))) {
+                if (!"$-1".equals(redis.server().send("GET lock:{" + key + "}"))) {
                     ghosts++;
-                    server.send("DEL lock:{" + key + "}");
+                    redis.server().send("DEL lock:{" + key + "}");
                 }
             }
         }
@@ -326,31 +242,9 @@ class RedisBreakTest {
 
     private void awaitHeld(String key) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!":1".equals(server.send("EXISTS lock:{" + key + "}"))) {
+        while (!":1".equals(redis.server().send("EXISTS lock:{" + key + "}"))) {
             assertThat(System.nanoTime()).as("acquired").isLessThan(deadline);
             Thread.sleep(20);
         }
-    }
-
-    private static void assertAcquirableSoon(DefaultLockRegistry registry, String key) {
-        ReactiveDistributedLock other = registry.obtain(key);
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        boolean acquired = false;
-        while (!acquired && System.nanoTime() < deadline) {
-            acquired = await(other.acquireOnce().onFailure(LockException.class).recoverWithItem(false));
-            if (!acquired) {
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-        }
-        assertThat(acquired).as("nobody holds '%s' once the fault is over", key).isTrue();
-        assertThat(await(other.release())).isTrue();
-    }
-
-    private static <T> T await(Uni<T> uni) {
-        return uni.await().atMost(TIMEOUT);
     }
 }

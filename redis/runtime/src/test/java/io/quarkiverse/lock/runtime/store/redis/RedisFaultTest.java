@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
+import static io.quarkiverse.lock.runtime.registry.RegistryFixture.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,26 +9,18 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
-import io.quarkiverse.lock.testsupport.RedisServer;
+import io.quarkiverse.lock.runtime.registry.RegistryFixture;
 import io.quarkiverse.lock.testsupport.proxy.Exchange;
 import io.quarkiverse.lock.testsupport.proxy.Fault;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
-import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
-import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
-import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisOptions;
 
 /**
  * Faults between the client and a real redis-server, injected by a proxy: a reply lost after the server granted, a
@@ -36,38 +29,17 @@ import io.vertx.redis.client.RedisOptions;
  */
 class RedisFaultTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(1);
 
-    private RedisServer server;
+    @RegisterExtension
+    final RedisLocks redis = new RedisLocks();
     private FaultProxy proxy;
-    private Vertx vertx;
     private DefaultLockRegistry registry;
 
     @BeforeEach
     void start() {
-        server = RedisServer.start();
-        proxy = FaultProxy.start("127.0.0.1", server.port(), WireProtocol.REDIS);
-        vertx = Vertx.vertx();
-        Redis redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(proxy.redisUri()));
-        LockSettings settings = new LockSettings(Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(1),
-                "lock:", false, OPERATION_TIMEOUT);
-        registry = new DefaultLockRegistry(new RedisLockStore(vertx, redis, "lock:", Duration.ofHours(1).toMillis(),
-                true), settings, new BackoffWaitStrategy(vertx), new LocalLockStates(), vertx);
-        registry.start();
-        for (LockType type : LockType.values()) {
-            ReactiveDistributedLock warmUp = registry.obtain("warm-up", type);
-            assertThat(await(warmUp.acquireOnce())).as("scripts loaded").isTrue();
-            assertThat(await(warmUp.release())).isTrue();
-        }
-    }
-
-    @AfterEach
-    void stop() {
-        registry.close();
-        vertx.close().toCompletionStage().toCompletableFuture().join();
-        proxy.close();
-        server.close();
+        proxy = redis.faultProxy();
+        registry = redis.registry(redis.store(proxy.redisUri()), OPERATION_TIMEOUT);
     }
 
     @Test
@@ -110,7 +82,7 @@ class RedisFaultTest {
     @Test
     void aNoScriptReplyThatComesAfterTheAcquisitionTimedOutIsNotRetried() throws IOException {
         String key = "late-noscript-" + UUID.randomUUID();
-        server.send("SCRIPT FLUSH");
+        redis.server().send("SCRIPT FLUSH");
         preload(RedisLockStore.LEAVE.source());
         AtomicBoolean delayed = new AtomicBoolean();
         proxy.rule(exchange -> isScriptCallOn(exchange, key) && exchange.reply().contains("NOSCRIPT")
@@ -135,22 +107,12 @@ class RedisFaultTest {
     }
 
     private void assertAcquirableSoon(String key) {
-        ReactiveDistributedLock other = registry.obtain(key);
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        boolean acquired = false;
-        while (!acquired && System.nanoTime() < deadline) {
-            acquired = await(other.acquireOnce().onFailure(LockException.class).recoverWithItem(false));
-            if (!acquired) {
-                sleep(Duration.ofMillis(50));
-            }
-        }
-        assertThat(acquired).as("nobody holds '%s' once the fault is over", key).isTrue();
-        assertThat(await(other.release())).isTrue();
+        RegistryFixture.assertAcquirableSoon(registry, key);
     }
 
     private void preload(String source) throws IOException {
         String escaped = source.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
-        assertThat(server.send("SCRIPT LOAD \"" + escaped + "\"")).doesNotStartWith("-");
+        assertThat(redis.server().send("SCRIPT LOAD \"" + escaped + "\"")).doesNotStartWith("-");
     }
 
     private static void sleep(Duration duration) {
@@ -160,9 +122,5 @@ class RedisFaultTest {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-    }
-
-    private static <T> T await(Uni<T> uni) {
-        return uni.await().atMost(TIMEOUT);
     }
 }

@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
+import static io.quarkiverse.lock.runtime.registry.RegistryFixture.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -9,24 +10,17 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.ForwardingLockStore;
-import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
-import io.quarkiverse.lock.testsupport.RedisServer;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisOptions;
 
 /**
  * A waiter's attempt can be on its way to Redis when a release hands it the lock: the hand-over message may arrive
@@ -39,36 +33,14 @@ import io.vertx.redis.client.RedisOptions;
  */
 class StaleAttemptAfterHandOverTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
-    private RedisServer server;
-    private Vertx vertx;
-    private DefaultLockRegistry waiting;
-    private DefaultLockRegistry direct;
-
-    @BeforeEach
-    void start() {
-        server = RedisServer.start();
-        vertx = Vertx.vertx();
-    }
-
-    @AfterEach
-    void stop() {
-        if (waiting != null) {
-            waiting.close();
-        }
-        if (direct != null) {
-            direct.close();
-        }
-        vertx.close().toCompletionStage().toCompletableFuture().join();
-        server.close();
-    }
+    @RegisterExtension
+    final RedisLocks redis = new RedisLocks();
 
     @Test
     void anAttemptInFlightWhenTheLockIsHandedOverNeverLeavesTheHandleAStaleToken() throws Exception {
-        GatedStore gated = new GatedStore(store());
-        waiting = registry(gated);
-        direct = registry(store());
+        GatedStore gated = new GatedStore(redis.store());
+        DefaultLockRegistry waiting = redis.registry(gated, Duration.ofSeconds(20));
+        DefaultLockRegistry direct = redis.registry(redis.store(), Duration.ofSeconds(20));
         String key = "stale-attempt-" + UUID.randomUUID();
 
         ReactiveDistributedLock holder = direct.obtain(key);
@@ -111,29 +83,6 @@ class StaleAttemptAfterHandOverTest {
         }
         await(waiter.release().onFailure().recoverWithItem(false));
         await(waiter.release().onFailure().recoverWithItem(false));
-    }
-
-    private RedisLockStore store() {
-        Redis redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(server.uri()));
-        return new RedisLockStore(vertx, redis, "lock:", Duration.ofHours(1).toMillis(), true);
-    }
-
-    private DefaultLockRegistry registry(LockStore store) {
-        LockSettings settings = new LockSettings(Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(1),
-                "lock:", false, Duration.ofSeconds(20));
-        DefaultLockRegistry registry = new DefaultLockRegistry(store, settings, new BackoffWaitStrategy(vertx),
-                new LocalLockStates(), vertx);
-        registry.start();
-        for (LockType type : LockType.values()) {
-            ReactiveDistributedLock warmUp = registry.obtain("warm-up", type);
-            assertThat(await(warmUp.acquireOnce())).as("scripts loaded").isTrue();
-            assertThat(await(warmUp.release())).isTrue();
-        }
-        return registry;
-    }
-
-    private static <T> T await(Uni<T> uni) {
-        return uni.await().atMost(TIMEOUT);
     }
 
     /** A store whose acquire attempts, past a number of them, wait at a gate before they are sent. */
