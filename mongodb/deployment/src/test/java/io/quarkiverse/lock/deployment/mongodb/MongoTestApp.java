@@ -4,8 +4,8 @@ import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * A test application with no classes of its own whose default MongoDB client connects to a test server, with Dev
- * Services off and the in-memory server's log quiet.
+ * A test application (of this class alone, which the test class loads in the application's class loader) whose default
+ * MongoDB client connects to a test server, with Dev Services off and the in-memory server's log quiet.
  */
 final class MongoTestApp {
 
@@ -19,7 +19,7 @@ final class MongoTestApp {
      */
     static QuarkusUnitTest on(String connectionString) {
         return new QuarkusUnitTest()
-                .withEmptyApplication()
+                .withApplicationRoot(root -> root.addClass(MongoTestApp.class))
                 .overrideConfigKey("quarkus.devservices.enabled", "false")
                 .overrideConfigKey("quarkus.mongodb.connection-string", connectionString)
                 .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
