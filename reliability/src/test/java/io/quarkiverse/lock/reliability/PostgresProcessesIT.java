@@ -85,21 +85,7 @@ class PostgresProcessesIT {
             long granted = Long.parseLong(holding[3]);
             try (Processes.Contender waiter = Processes.startOnPostgres(datasource(), "await", "crash",
                     Long.toString(LEASE_MILLIS))) {
-                waiter.awaitLine("WAITING", Duration.ofSeconds(30));
-                Process kill = new ProcessBuilder("kill", "-9", Long.toString(holder.pid())).inheritIO().start();
-                assertThat(kill.waitFor()).isZero();
-                long killedAt = System.currentTimeMillis();
-                assertThat(killedAt).as("killed while its lease ran").isLessThan(asked + LEASE_MILLIS);
-
-                String[] acquired = waiter.awaitLine("ACQUIRED", Duration.ofSeconds(30)).split(" ");
-                long acquiredAt = Long.parseLong(acquired[2]);
-                assertThat(acquiredAt).as("not before the killed holder's lease ended")
-                        .isGreaterThanOrEqualTo(asked + LEASE_MILLIS);
-                assertThat(acquiredAt).as("within lease + 500 ms").isLessThanOrEqualTo(granted + LEASE_MILLIS + 500);
-                assertThat(waiter.awaitExit(Duration.ofSeconds(30))).isZero();
-                System.out.printf("PostgreSQL: holder killed %d ms into its %d ms lease; the lock was taken %d to %d "
-                        + "ms after the lease ended%n", killedAt - granted, LEASE_MILLIS,
-                        acquiredAt - granted - LEASE_MILLIS, acquiredAt - asked - LEASE_MILLIS);
+                HolderCrash.crashAndTakeOver("PostgreSQL: holder", holder, waiter, LEASE_MILLIS, asked, granted);
             }
         }
     }

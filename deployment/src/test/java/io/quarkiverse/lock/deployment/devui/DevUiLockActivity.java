@@ -12,13 +12,14 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 
 /**
- * What the dev-mode application of {@link LockDevUiBrowserTest} does at startup: holds {@link #HELD} (and keeps it),
+ * What the dev-mode applications of the Dev UI browser tests (the core's and each store's) do at startup: holds {@link #HELD}
+ * (and keeps it),
  * fails to take it a second time, and takes and releases three {@code orders} locks, for a while each.
  */
 @Singleton
 public class DevUiLockActivity {
 
-    static final String HELD = "report-7";
+    public static final String HELD = "report-7";
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     void takeAndRelease(@Observes StartupEvent started, LockRegistry locks) {

@@ -92,13 +92,7 @@ class BlockingReturnTypeTest extends LockedMethodContract {
     }
 
     @ApplicationScoped
-    static class Jobs {
-
-        private final Overlap overlap = new Overlap();
-
-        Overlap overlap() {
-            return overlap;
-        }
+    static class Jobs extends ContractJobs {
 
         @Locked(key = "job-{id}")
         String work(String id, Duration duration) throws InterruptedException {

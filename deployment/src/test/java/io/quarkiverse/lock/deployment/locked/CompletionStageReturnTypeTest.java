@@ -5,7 +5,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -69,18 +68,7 @@ class CompletionStageReturnTypeTest extends LockedMethodContract {
     }
 
     @ApplicationScoped
-    static class Jobs {
-
-        private final Overlap overlap = new Overlap();
-        private final AtomicInteger invocations = new AtomicInteger();
-
-        Overlap overlap() {
-            return overlap;
-        }
-
-        int invocations() {
-            return invocations.get();
-        }
+    static class Jobs extends ContractJobs {
 
         @Locked(key = "job-{id}")
         CompletionStage<String> work(String id, Duration duration) {

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 import jakarta.inject.Inject;
 
@@ -36,7 +38,7 @@ abstract class LockedMethodContract {
     static QuarkusUnitTest app(Class<?>... classes) {
         return new QuarkusUnitTest()
                 .withApplicationRoot(jar -> jar.addClasses(classes).addClasses(LockedMethodContract.class,
-                        Overlap.class, BlockingCall.class))
+                        Overlap.class, ContractJobs.class, BlockingCall.class))
                 .overrideConfigKey("quarkus.devservices.enabled", "false")
                 .overrideConfigKey("quarkus.lock.provider", "in-memory");
     }
@@ -74,6 +76,23 @@ abstract class LockedMethodContract {
 
     private ReactiveDistributedLock lockOf(String id) {
         return registry.obtain("job-" + id);
+    }
+
+    /**
+     * Checks that a call of a lazy shape (a {@code Uni} or {@code Multi}) neither runs the method nor takes the lock
+     * until subscription.
+     *
+     * @param invocations how many times the bean's methods ran
+     * @param lazyCall calls {@code work("lazy", Duration.ZERO)}, without subscribing
+     */
+    void assertNothingHappensBeforeSubscription(IntSupplier invocations, Supplier<?> lazyCall) {
+        int before = invocations.getAsInt();
+        Object call = lazyCall.get();
+
+        assertThat(invocations.getAsInt()).isEqualTo(before);
+        assertThat(registry.obtain("job-lazy").acquireOnce().await().atMost(TIMEOUT)).isTrue();
+        assertThat(registry.obtain("job-lazy").release().await().atMost(TIMEOUT)).isFalse();
+        assertThat(call).isNotNull();
     }
 
     @Test

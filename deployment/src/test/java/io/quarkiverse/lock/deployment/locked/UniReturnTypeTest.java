@@ -1,10 +1,7 @@
 package io.quarkiverse.lock.deployment.locked;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -69,28 +66,11 @@ class UniReturnTypeTest extends LockedMethodContract {
 
     @Test
     void nothingHappensBeforeSubscription() {
-        int before = jobs.invocations();
-        Uni<String> call = jobs.work("lazy", Duration.ZERO);
-
-        assertThat(jobs.invocations()).isEqualTo(before);
-        assertThat(registry.obtain("job-lazy").acquireOnce().await().atMost(TIMEOUT)).isTrue();
-        assertThat(registry.obtain("job-lazy").release().await().atMost(TIMEOUT)).isFalse();
-        assertThat(call).isNotNull();
+        assertNothingHappensBeforeSubscription(jobs::invocations, () -> jobs.work("lazy", Duration.ZERO));
     }
 
     @ApplicationScoped
-    static class Jobs {
-
-        private final Overlap overlap = new Overlap();
-        private final AtomicInteger invocations = new AtomicInteger();
-
-        Overlap overlap() {
-            return overlap;
-        }
-
-        int invocations() {
-            return invocations.get();
-        }
+    static class Jobs extends ContractJobs {
 
         @Locked(key = "job-{id}")
         Uni<String> work(String id, Duration duration) {

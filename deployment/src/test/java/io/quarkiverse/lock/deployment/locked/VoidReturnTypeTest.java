@@ -78,15 +78,10 @@ class VoidReturnTypeTest extends LockedMethodContract {
     }
 
     @ApplicationScoped
-    static class Jobs {
+    static class Jobs extends ContractJobs {
 
-        private final Overlap overlap = new Overlap();
         /** How many runs of each id are not yet accounted for: calls on one id may return in any order. */
         private final Map<String, Integer> runs = new ConcurrentHashMap<>();
-
-        Overlap overlap() {
-            return overlap;
-        }
 
         boolean forgetRun(String id) {
             boolean[] ran = new boolean[1];

@@ -22,6 +22,7 @@ import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
 import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.testsupport.MongoTestServer;
+import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkiverse.lock.testsupport.mongo.MongoFaults;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.mongodb.reactive.ReactiveMongoCollection;
@@ -39,14 +40,9 @@ class MongoAnnouncementsTest {
     private static final int RELEASES = 12;
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.mongodb.connection-string",
-                    MongoTestServer.ownedBy(MongoAnnouncementsTest.class))
+    static final QuarkusUnitTest APP = MongoTestApp.on(MongoTestServer.ownedBy(MongoAnnouncementsTest.class))
             .overrideConfigKey("quarkus.lock.mongodb.database", "announced")
-            .overrideConfigKey("quarkus.lock.mongodb.create-indexes", "false")
-            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+            .overrideConfigKey("quarkus.lock.mongodb.create-indexes", "false");
 
     @Inject
     LockRegistry registry;
@@ -79,7 +75,7 @@ class MongoAnnouncementsTest {
                 waiting.subscribe().with(ignored -> {
                 });
                 while (!inLine(key)) {
-                    sleep(10);
+                    Pause.sleep(10);
                 }
                 assertThat(await(holder.release())).isTrue();
                 assertThat(await(waiting)).isTrue();
@@ -119,12 +115,4 @@ class MongoAnnouncementsTest {
         return uni.await().atMost(TIMEOUT);
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
 }

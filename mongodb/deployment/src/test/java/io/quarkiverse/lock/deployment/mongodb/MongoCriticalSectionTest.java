@@ -15,7 +15,6 @@ import com.mongodb.client.model.UpdateOptions;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.tck.CriticalSectionRace;
-import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.mongodb.reactive.ReactiveMongoCollection;
 import io.quarkus.test.QuarkusUnitTest;
@@ -30,11 +29,7 @@ class MongoCriticalSectionTest {
     private static final int SECTIONS_PER_WORKER = 500;
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.mongodb.connection-string", MongoTestServer.sharedConnectionString())
-            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+    static final QuarkusUnitTest APP = MongoTestApp.shared();
 
     @Inject
     LockRegistry locks;

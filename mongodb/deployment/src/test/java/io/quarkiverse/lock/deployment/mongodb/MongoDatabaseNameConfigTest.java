@@ -4,7 +4,6 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkiverse.lock.testsupport.StartupFailure;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -14,10 +13,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class MongoDatabaseNameConfigTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.mongodb.connection-string", MongoTestServer.sharedConnectionString())
+    static final QuarkusUnitTest APP = MongoTestApp.shared()
             .overrideConfigKey("quarkus.lock.mongodb.database", "locks.$prod")
             .assertException(failure -> StartupFailure.assertMentions(failure,
                     "quarkus.lock.mongodb.database", "locks.$prod"));

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -25,14 +24,10 @@ class MongoIndexesOffTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.mongodb.connection-string", MongoTestServer.sharedConnectionString())
+    static final QuarkusUnitTest APP = MongoTestApp.shared()
             .overrideConfigKey("quarkus.lock.mongodb.database", "no_indexes")
             .overrideConfigKey("quarkus.lock.mongodb.create-indexes", "false")
-            .overrideConfigKey("quarkus.lock.mongodb.write-concern", "1")
-            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+            .overrideConfigKey("quarkus.lock.mongodb.write-concern", "1");
 
     @Inject
     LockRegistry locks;

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.testsupport.MongoTestServer;
+import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.mongodb.reactive.ReactiveMongoCollection;
 import io.quarkus.test.QuarkusUnitTest;
@@ -31,14 +31,10 @@ class MongoLockDocumentTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.mongodb.connection-string", MongoTestServer.sharedConnectionString())
+    static final QuarkusUnitTest APP = MongoTestApp.shared()
             .overrideConfigKey("quarkus.lock.mongodb.database", "shapes")
             .overrideConfigKey("quarkus.lock.mongodb.collection", "app_locks")
-            .overrideConfigKey("quarkus.lock.key-prefix", "billing:")
-            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+            .overrideConfigKey("quarkus.lock.key-prefix", "billing:");
 
     @Inject
     LockRegistry registry;
@@ -164,15 +160,6 @@ class MongoLockDocumentTest {
     }
 
     private static void eventually(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("condition still false after " + TIMEOUT).isLessThan(deadline);
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
+        Pause.until(condition, TIMEOUT, "condition still false after " + TIMEOUT);
     }
 }

@@ -37,14 +37,9 @@ class MongoReleaseWatchTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.mongodb.connection-string",
-                    MongoTestServer.ownedBy(MongoReleaseWatchTest.class))
+    static final QuarkusUnitTest APP = MongoTestApp.on(MongoTestServer.ownedBy(MongoReleaseWatchTest.class))
             // only the watches of this test's stores open change streams
-            .overrideConfigKey("quarkus.lock.mongodb.release-notifications", "false")
-            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+            .overrideConfigKey("quarkus.lock.mongodb.release-notifications", "false");
 
     @Inject
     Vertx vertx;

@@ -21,6 +21,7 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
 import io.quarkiverse.lock.testsupport.MongoTestServer;
+import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkiverse.lock.testsupport.mongo.MongoFaults;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.test.QuarkusUnitTest;
@@ -38,11 +39,7 @@ class MongoServerClockTest {
     private static final Duration CLIENTS_AHEAD = Duration.ofHours(1);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.mongodb.connection-string", MongoTestServer.ownedBy(MongoServerClockTest.class))
-            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+    static final QuarkusUnitTest APP = MongoTestApp.on(MongoTestServer.ownedBy(MongoServerClockTest.class));
 
     @Inject
     Vertx vertx;
@@ -81,7 +78,7 @@ class MongoServerClockTest {
         while (!await(next.acquireOnce())) {
             assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the dead joiner still comes first")
                     .isLessThan(Duration.ofSeconds(3));
-            sleep(50);
+            Pause.sleep(50);
         }
         assertThat(await(next.release())).isTrue();
     }
@@ -98,7 +95,7 @@ class MongoServerClockTest {
         waiting.subscribe().with(ignored -> {
         });
         while (line(key).isEmpty()) {
-            sleep(20);
+            Pause.sleep(20);
         }
         Document held = document(key);
         assertThat(await(holder.release())).isTrue();
@@ -137,12 +134,4 @@ class MongoServerClockTest {
         return uni.await().atMost(TIMEOUT);
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
 }

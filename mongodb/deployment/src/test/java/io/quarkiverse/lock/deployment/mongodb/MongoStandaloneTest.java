@@ -35,12 +35,8 @@ class MongoStandaloneTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.mongodb.connection-string",
-                    MongoTestServer.ownedBy(MongoStandaloneTest.class, MongoTopology.STANDALONE))
-            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+    static final QuarkusUnitTest APP = MongoTestApp
+            .on(MongoTestServer.ownedBy(MongoStandaloneTest.class, MongoTopology.STANDALONE));
 
     @Inject
     LockRegistry registry;

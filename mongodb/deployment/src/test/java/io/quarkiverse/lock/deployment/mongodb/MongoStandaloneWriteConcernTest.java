@@ -28,13 +28,9 @@ class MongoStandaloneWriteConcernTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.mongodb.connection-string",
-                    MongoTestServer.ownedBy(MongoStandaloneWriteConcernTest.class, MongoTopology.STANDALONE))
-            .overrideConfigKey("quarkus.lock.mongodb.write-concern", "2")
-            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+    static final QuarkusUnitTest APP = MongoTestApp
+            .on(MongoTestServer.ownedBy(MongoStandaloneWriteConcernTest.class, MongoTopology.STANDALONE))
+            .overrideConfigKey("quarkus.lock.mongodb.write-concern", "2");
 
     @Inject
     LockRegistry registry;

@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
-import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkiverse.lock.testsupport.StaticStateAudit;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -18,10 +17,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class MongoStaticStateInitializationTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.mongodb.connection-string", MongoTestServer.sharedConnectionString())
+    static final QuarkusUnitTest APP = MongoTestApp.shared()
             .addBuildChainCustomizer(StaticStateAudit.of(MongoLockStore.class));
 
     @Test

@@ -35,12 +35,8 @@ class MongoTakeBackTest {
     private static final long LEASE = 30_000;
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.mongodb.connection-string", MongoTestServer.sharedConnectionString())
-            .overrideConfigKey("quarkus.lock.mongodb.database", "take_back")
-            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+    static final QuarkusUnitTest APP = MongoTestApp.shared()
+            .overrideConfigKey("quarkus.lock.mongodb.database", "take_back");
 
     @Inject
     Vertx vertx;

@@ -30,13 +30,8 @@ class MongoUnsatisfiableWriteConcernTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.mongodb.connection-string",
-                    MongoTestServer.ownedBy(MongoUnsatisfiableWriteConcernTest.class))
-            .overrideConfigKey("quarkus.lock.mongodb.write-concern", "2")
-            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+    static final QuarkusUnitTest APP = MongoTestApp.on(MongoTestServer.ownedBy(MongoUnsatisfiableWriteConcernTest.class))
+            .overrideConfigKey("quarkus.lock.mongodb.write-concern", "2");
 
     @Inject
     LockRegistry registry;

@@ -39,6 +39,7 @@ import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
 import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.testsupport.MongoTestServer;
+import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkiverse.lock.testsupport.proxy.Exchange;
 import io.quarkiverse.lock.testsupport.proxy.Fault;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
@@ -272,15 +273,6 @@ class MongoWireFaultTest {
     }
 
     private static void eventually(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + SETTLED.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("still not so after " + SETTLED).isLessThan(deadline);
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
+        Pause.until(condition, SETTLED, "still not so after " + SETTLED);
     }
 }

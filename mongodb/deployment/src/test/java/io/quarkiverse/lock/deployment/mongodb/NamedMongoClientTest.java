@@ -27,14 +27,10 @@ class NamedMongoClientTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.mongodb.connection-string", "mongodb://127.0.0.1:1")
+    static final QuarkusUnitTest APP = MongoTestApp.on("mongodb://127.0.0.1:1")
             .overrideConfigKey("quarkus.mongodb.locking.connection-string", MongoTestServer.sharedConnectionString())
             .overrideConfigKey("quarkus.lock.mongodb.client-name", "locking")
-            .overrideConfigKey("quarkus.lock.mongodb.database", "named")
-            .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");
+            .overrideConfigKey("quarkus.lock.mongodb.database", "named");
 
     @Inject
     LockRegistry registry;
