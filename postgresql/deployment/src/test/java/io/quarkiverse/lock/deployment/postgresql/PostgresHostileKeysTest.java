@@ -49,6 +49,8 @@ class PostgresHostileKeysTest {
         ReactiveDistributedLock lock = locks.obtain(key);
         ReactiveDistributedLock other = locks.obtain(key);
         ReactiveDistributedLock neighbour = locks.obtain(hostile + "-neighbour-" + UUID.randomUUID());
+        // the store creates its table at startup, without blocking it: the first statement waits for it
+        assertThat(neighbour.isAcquired().await().atMost(TIMEOUT)).isFalse();
         long rowsBefore = rows();
 
         assertThat(lock.acquireOnce().await().atMost(TIMEOUT)).isTrue();

@@ -55,9 +55,8 @@ public final class PostgresLockStore implements LockStore {
     private final Duration operationTimeout;
     private final OrderedPerKey ordered = new OrderedPerKey();
     private final String channel;
-    private final long sweepEveryNanos;
+    private final long sweepEveryMillis;
     private final AtomicBoolean sweeping = new AtomicBoolean();
-    private volatile long lastSweepNanos = System.nanoTime();
     /** The sweep's periodic timer while started, or -1. */
     private volatile long sweepTimer = -1;
 
@@ -76,7 +75,7 @@ public final class PostgresLockStore implements LockStore {
         this.schema = new PostgresSchema(pool, statements, settings.createSchema());
         this.operationTimeout = operationTimeout;
         this.channel = settings.releaseNotifications() ? settings.table().name() : null;
-        this.sweepEveryNanos = Math.max(Duration.ofSeconds(1).toNanos(), settings.freeRowRetention().toNanos() / 10);
+        this.sweepEveryMillis = Math.max(1_000, settings.freeRowRetention().toMillis() / 10);
     }
 
     /**
@@ -103,7 +102,7 @@ public final class PostgresLockStore implements LockStore {
     public void start() {
         schema.ready().subscribe().with(ignored -> {
         });
-        sweepTimer = vertx.setPeriodic(Math.max(1, sweepEveryNanos / 1_000_000), id -> sweep());
+        sweepTimer = vertx.setPeriodic(sweepEveryMillis, id -> sweep());
     }
 
     /** Stops the sweep. */
@@ -196,15 +195,14 @@ public final class PostgresLockStore implements LockStore {
 
     /**
      * Deletes rows free and unasked for longer than the retention, at most {@value #SWEEP_ROWS} at a time, at most
-     * every tenth of the retention. Rows locked by a statement in progress are skipped. A failure (a user without the
-     * {@code DELETE} privilege) is logged: the locks work without the sweep, only the table grows.
+     * every tenth of the retention (the store's periodic timer; a sweep still running skips its turn). Rows locked by
+     * a statement in progress are skipped. A failure (a user without the {@code DELETE} privilege) is logged: the locks
+     * work without the sweep, only the table grows.
      */
     void sweep() {
-        long now = System.nanoTime();
-        if (now - lastSweepNanos < sweepEveryNanos || !sweeping.compareAndSet(false, true)) {
+        if (!sweeping.compareAndSet(false, true)) {
             return;
         }
-        lastSweepNanos = now;
         pool.preparedQuery(statements.sweep())
                 .execute(Tuple.of(settings.freeRowRetention().toMillis(), SWEEP_ROWS))
                 .subscribe().with(deleted -> {
