@@ -53,6 +53,7 @@ final class RedisChannel {
     private final Set<Long> toKill = new LinkedHashSet<>();
     /** The connection being opened or in use, or {@code null}; guarded by this. */
     private RedisLink link;
+    private final List<RedisScript> scripts;
     private int inFlight;
     private boolean closed;
     private boolean pumpScheduled;
@@ -65,9 +66,11 @@ final class RedisChannel {
     /**
      * @param redis the client whose configuration (hosts, credentials, TLS) the connection uses
      * @param vertx the Vert.x instance, one of whose event loops owns the connection and writes the commands
+     * @param scripts the scripts each new connection loads before it carries lock commands
      */
-    RedisChannel(Redis redis, Vertx vertx) {
+    RedisChannel(Redis redis, Vertx vertx, List<RedisScript> scripts) {
         this.redis = redis;
+        this.scripts = scripts;
         this.context = ((VertxInternal) vertx).createEventLoopContext();
     }
 
@@ -154,7 +157,7 @@ final class RedisChannel {
                     return;
                 }
                 if (link == null) {
-                    link = new RedisLink(this, redis, toKill);
+                    link = new RedisLink(this, redis, toKill, scripts);
                     opening = link;
                 }
             }

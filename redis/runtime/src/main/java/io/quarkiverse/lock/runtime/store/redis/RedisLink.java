@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
+import java.util.List;
 import java.util.Set;
 
 import org.jboss.logging.Logger;
@@ -13,8 +14,11 @@ import io.vertx.redis.client.impl.PooledRedisConnection;
 /**
  * One connection of a {@link RedisChannel}, from its opening to its end.
  * <p>
- * A new connection first kills, on the server, every connection it replaces ({@code CLIENT KILL ID}), then learns its
- * own id ({@code CLIENT ID}); only then does it carry lock commands. So bytes of a replaced connection that the network
+ * A new connection first kills, on the server, every connection it replaces ({@code CLIENT KILL ID}), loads the
+ * scripts ({@code SCRIPT LOAD}), then learns its own id ({@code CLIENT ID}); only then does it carry lock commands.
+ * Loaded scripts spare the lock commands a {@code NOSCRIPT} reply after a restart or failover: the script sent again
+ * with its source would reach the server after commands sent later (a take-back, another handle's acquisition). So bytes of a
+ * replaced connection that the network
  * delivers late (an acquisition, say) can never run after what the new one sent, and every connection that carried a
  * lock command can be killed in turn. A server that refuses {@code CLIENT} (an ACL without it) leaves late bytes to the
  * old socket's close.
@@ -30,6 +34,7 @@ final class RedisLink {
     private final Redis redis;
     /** Ids of replaced connections not yet killed on the server, shared by the channel's successive links. */
     private final Set<Long> toKill;
+    private final List<RedisScript> scripts;
     private final long openedNanos = System.nanoTime();
     private RedisConnection connection;
     private long id = -1;
@@ -40,11 +45,13 @@ final class RedisLink {
      * @param channel the channel whose commands the connection carries, and whose monitor guards the link
      * @param redis the client that opens the connection
      * @param toKill ids of replaced connections not yet killed on the server
+     * @param scripts the scripts the connection loads before it carries lock commands
      */
-    RedisLink(RedisChannel channel, Redis redis, Set<Long> toKill) {
+    RedisLink(RedisChannel channel, Redis redis, Set<Long> toKill, List<RedisScript> scripts) {
         this.channel = channel;
         this.redis = redis;
         this.toKill = toKill;
+        this.scripts = scripts;
     }
 
     /** @return when the link began opening, in {@link System#nanoTime()} */
@@ -92,6 +99,14 @@ final class RedisLink {
                     }
                     if (answer.failed() && !isConnectionFailure(answer.cause())) {
                         LOG.debugf("Could not kill the replaced Redis connection %d (%s)", killed,
+                                answer.cause().getMessage());
+                    }
+                });
+            }
+            for (RedisScript script : scripts) {
+                conn.send(script.loadRequest()).onComplete(answer -> {
+                    if (answer.failed() && !isConnectionFailure(answer.cause())) {
+                        LOG.debugf("Could not load a lock script (%s); it is sent with its source when missing",
                                 answer.cause().getMessage());
                     }
                 });

@@ -1,6 +1,7 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Function;
 
 import io.quarkiverse.lock.spi.AcquireResult;
@@ -88,7 +89,7 @@ public final class RedisLockStore implements LockStore {
         this.replicas = replicas;
         this.vertx = vertx;
         this.redis = redis;
-        this.channel = new RedisChannel(redis, vertx);
+        this.channel = new RedisChannel(redis, vertx, List.of(ACQUIRE, RELEASE, RENEW, LEAVE, TAKE_OVER, FORCE_RELEASE));
         this.keyPrefix = keyPrefix;
         this.fencingRetentionMillis = Long.toString(fencingRetentionMillis);
         this.releaseChannel = releaseNotifications ? keyPrefix + "released" : "";

@@ -94,6 +94,14 @@ final class RedisScript {
         return source;
     }
 
+    /**
+     * @return {@code SCRIPT LOAD} of this script, which a new connection sends before any lock command, so calls by
+     *         SHA-1 find the script on the server they reach
+     */
+    Request loadRequest() {
+        return Request.cmd(Command.SCRIPT).arg("LOAD").arg(source);
+    }
+
     private static Uni<Response> send(RedisChannel redis, Command command, String script, int keys,
             String[] keysAndArgs) {
         return redis.send(request(command, script, keys, keysAndArgs));
