@@ -6,7 +6,7 @@ import java.util.Arrays;
 /**
  * How long and how wide the benchmarks run: the published figures use the defaults; system properties shorten a run
  * to check that every library works ({@code -Dbench.concurrency=1,4 -Dbench.warm-up-seconds=1
- * -Dbench.round-seconds=2 -Dbench.rounds=1 -Dbench.contenders=2 -Dbench.handoff-seconds=2}).
+ * -Dbench.round-seconds=2 -Dbench.rounds=1 -Dbench.contenders=2 -Dbench.handoff-seconds=2 -Dbench.ceiling-requests=5000}).
  *
  * @param concurrency the concurrencies of the uncontended tables ({@code bench.concurrency}, default 1,16,64)
  * @param warmUp the warm-up before each throughput measurement ({@code bench.warm-up-seconds}, default 2)
@@ -14,16 +14,18 @@ import java.util.Arrays;
  * @param rounds how many rounds, of which the median is reported ({@code bench.rounds}, default 3)
  * @param contenders how many contenders pass a lock around ({@code bench.contenders}, default 8)
  * @param handoffTime how long they do ({@code bench.handoff-seconds}, default 10)
+ * @param ceilingRequests how many requests of each script redis-benchmark sends for the Redis ceiling, five times as
+ *        many pipelined ({@code bench.ceiling-requests}, default 200,000)
  */
 record BenchSettings(int[] concurrency, Duration warmUp, Duration round, int rounds, int contenders,
-        Duration handoffTime) {
+        Duration handoffTime, int ceilingRequests) {
 
     static BenchSettings fromSystemProperties() {
         int[] concurrency = Arrays.stream(System.getProperty("bench.concurrency", "1,16,64").split(","))
                 .map(String::trim).mapToInt(Integer::parseInt).toArray();
         return new BenchSettings(concurrency, seconds("bench.warm-up-seconds", 2), seconds("bench.round-seconds", 3),
                 Integer.getInteger("bench.rounds", 3), Integer.getInteger("bench.contenders", 8),
-                seconds("bench.handoff-seconds", 10));
+                seconds("bench.handoff-seconds", 10), Integer.getInteger("bench.ceiling-requests", 200_000));
     }
 
     private static Duration seconds(String property, int defaultSeconds) {

@@ -140,8 +140,8 @@ public class LockBenchmarks implements QuarkusApplication {
             double o = throughput.measure(concurrency, i -> ours.acquireAndRelease("u-ours-" + i)).median();
             double r = throughput.measure(concurrency, i -> redisson.acquireAndRelease("u-redisson-" + i)).median();
             double s = throughput.measure(concurrency, i -> spring.acquireAndRelease("u-spring-" + i)).median();
-            double c = ceiling.pairsPerSecond(concurrency, 1, 200_000);
-            double p = ceiling.pairsPerSecond(concurrency, 16, 1_000_000);
+            double c = ceiling.pairsPerSecond(concurrency, 1, bench.ceilingRequests());
+            double p = ceiling.pairsPerSecond(concurrency, 16, bench.ceilingRequests() * 5);
             report.row(Integer.toString(concurrency), Report.rate(o), Report.rate(r), Report.rate(s), Report.ratio(o / r),
                     Report.ratio(o / s), Report.rate(c),
                     Report.rate(p));
