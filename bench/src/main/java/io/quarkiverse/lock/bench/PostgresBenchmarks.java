@@ -40,10 +40,10 @@ final class PostgresBenchmarks {
             server.sql(SpringJdbcLibrary.createTableStatement());
             server.sql(ShedLockLibrary.CREATE_TABLE);
             report.part("postgresql");
-            report.line(
-                    Report.measured() + ", PostgreSQL " + server.sql("SHOW server_version") + " on loopback, started by the "
-                            + "benchmark (fsync and synchronous commit off, as in the tests): the JDBC libraries through "
-                            + "HikariCP and the PostgreSQL driver, Quarkus Lock through the reactive PostgreSQL client.");
+            String version = server.sql("SHOW server_version");
+            report.line(Report.measured() + ", PostgreSQL " + version + " on loopback, started by the benchmark "
+                    + "(fsync and synchronous commit off, as in the tests): the JDBC libraries through HikariCP and "
+                    + "the PostgreSQL driver, Quarkus Lock through the reactive PostgreSQL client.");
             int threads = bench.maxConcurrency();
             try (LockLibrary ours = OurLibrary.standalone("Quarkus Lock", store(connections.reactive(threads)),
                     vertx, settings, () -> store(connections.reactive(INSTANCE_POOL)));
