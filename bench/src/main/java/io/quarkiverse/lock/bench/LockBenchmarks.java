@@ -3,7 +3,6 @@ package io.quarkiverse.lock.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,17 +25,19 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
 
 /**
- * Benchmarks Quarkus Lock against its peers, side by side in one run on one local redis-server that the benchmark
- * starts itself: uncontended throughput, handoff under contention, heap per held lock, and the {@code @Locked}
- * overhead. Prints the tables and writes them to {@code docs/modules/ROOT/pages/benchmarks.adoc} (or the path given
- * as the first argument).
+ * Benchmarks Quarkus Lock against its peers, side by side in one run. The Redis part, on one local redis-server that
+ * the benchmark starts itself: uncontended throughput, handoff under contention, heap per held lock, and the
+ * {@code @Locked} overhead. The PostgreSQL part ({@link PostgresBenchmarks}), on one PostgreSQL server it starts
+ * itself: uncontended throughput and handoff. Runs both parts, or the ones named ({@code --redis},
+ * {@code --postgresql}); prints the tables and writes them to {@code docs/modules/ROOT/pages/benchmarks.adoc} (or the
+ * path given as an argument), keeping there the parts this run left out. {@link BenchSettings} shortens a run.
  */
 @QuarkusMain
 public class LockBenchmarks implements QuarkusApplication {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final Duration LEASE = Duration.ofMillis(LockLibrary.LEASE_MILLIS);
-    private static final int[] CONCURRENCY = { 1, 16, 64 };
+    private static final String PAGE = "docs/modules/ROOT/pages/benchmarks.adoc";
     private static final int HELD_LOCKS = 10_000;
     private static RedisServer server;
 
@@ -55,10 +56,13 @@ public class LockBenchmarks implements QuarkusApplication {
     @Inject
     Redis redis;
 
+    private final BenchSettings bench = BenchSettings.fromSystemProperties();
+
     /**
      * Starts a redis-server, points the application at it, and runs the benchmarks.
      *
-     * @param args optionally, where to write the report
+     * @param args optionally the parts to run ({@code --redis}, {@code --postgresql}; both if none is named) and
+     *        where to write the report
      */
     public static void main(String... args) {
         try (RedisServer redis = RedisServer.start()) {
@@ -70,68 +74,77 @@ public class LockBenchmarks implements QuarkusApplication {
 
     @Override
     public int run(String... args) throws Exception {
-        Report report = new Report();
-        report.line("Measured " + LocalDate.now() + " on " + Runtime.getRuntime().availableProcessors() + " cores, "
-                + System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + ", redis-server "
-                + redisVersion() + " on loopback.");
-        String redisAddress = "redis://127.0.0.1:" + server.port();
-
-        try (LockLibrary ours = new OurLibrary("Quarkus Lock", locks, vertx, redis, settings, true);
-                LockLibrary oursPolling = new OurLibrary("Quarkus Lock, polling only", locks, vertx, redis, settings,
-                        false);
-                LockLibrary redisson = new RedissonLibrary(redisAddress, 64);
-                LockLibrary spring = new SpringLibrary(server.port(), RedisLockRegistry.RedisLockType.SPIN_LOCK, 64);
-                LockLibrary springPubSub = new SpringLibrary(server.port(),
-                        RedisLockRegistry.RedisLockType.PUB_SUB_LOCK, 64);
-                LockLibrary reactorPort = new ReactorPortLibrary(redis)) {
-            uncontended(report, ours, redisson, spring);
-            handoff(report, List.of(ours, oursPolling, redisson, spring, springPubSub, reactorPort));
-            heap(report);
-            lockedOverhead(report);
+        List<String> parts = new ArrayList<>();
+        Path file = Path.of(PAGE);
+        for (String arg : args) {
+            if (arg.startsWith("--")) {
+                if (!Report.PARTS.contains(arg.substring(2))) {
+                    throw new IllegalArgumentException(arg + " is no part of the benchmark: name --"
+                            + String.join(" or --", Report.PARTS));
+                }
+                parts.add(arg.substring(2));
+            } else {
+                file = Path.of(arg);
+            }
         }
-        Path file = Path.of(args.length > 0 ? args[0] : "docs/modules/ROOT/pages/benchmarks.adoc");
+        Report report = new Report();
+        if (parts.isEmpty() || parts.contains("redis")) {
+            redisPart(report);
+        }
+        if (parts.isEmpty() || parts.contains("postgresql")) {
+            new PostgresBenchmarks(vertx, settings, bench).run(report);
+        }
         if (Files.isDirectory(file.toAbsolutePath().getParent())) {
-            Files.writeString(file, report.asciidoc());
+            report.write(file);
             System.out.println("Report written to " + file.toAbsolutePath());
         }
         return 0;
     }
 
+    private void redisPart(Report report) throws InterruptedException {
+        report.part("redis");
+        report.line(Report.measured() + ", redis-server " + redisVersion() + " on loopback.");
+        String redisAddress = "redis://127.0.0.1:" + server.port();
+        int connections = bench.maxConcurrency();
+
+        try (LockLibrary ours = OurLibrary.onRedis("Quarkus Lock", locks, vertx, redis, settings, true);
+                LockLibrary oursPolling = OurLibrary.onRedis("Quarkus Lock, polling only", locks, vertx, redis,
+                        settings, false);
+                LockLibrary redisson = new RedissonLibrary(redisAddress, connections);
+                LockLibrary spring = new SpringLibrary(server.port(), RedisLockRegistry.RedisLockType.SPIN_LOCK,
+                        connections);
+                LockLibrary springPubSub = new SpringLibrary(server.port(),
+                        RedisLockRegistry.RedisLockType.PUB_SUB_LOCK, connections);
+                LockLibrary reactorPort = new ReactorPortLibrary(redis)) {
+            uncontended(report, ours, redisson, spring);
+            report.handoffTable("Handoff under contention", bench.handoffMethod(), bench.handoff(),
+                    List.of(ours, oursPolling, redisson, spring, springPubSub, reactorPort));
+            heap(report);
+            lockedOverhead(report);
+        }
+    }
+
     private void uncontended(Report report, LockLibrary ours, LockLibrary redisson, LockLibrary spring) {
-        Throughput throughput = new Throughput(Duration.ofSeconds(2), Duration.ofSeconds(3), 3);
+        Throughput throughput = bench.throughput();
         RedisBenchmarkCeiling ceiling = new RedisBenchmarkCeiling(server.port(),
                 loadScript(RedisLockStore.acquireScriptSource()), loadScript(RedisLockStore.releaseScriptSource()));
         report.section("Uncontended acquire+release pairs per second",
-                "Each loop locks a key of its own, so nothing is contended: the cost of a lock. Median of 3 rounds "
-                        + "of 3 s after a 2 s warm-up. The ceiling is redis-benchmark running our acquire and release "
+                "Each loop locks a key of its own, so nothing is contended: the cost of a lock. "
+                        + bench.throughputMethod() + " The ceiling is redis-benchmark running our acquire and release "
                         + "scripts by EVALSHA with the same number of connections (one command in flight per "
                         + "connection); the pipelined ceiling lets each connection send 16 at once, which a client "
                         + "that multiplexes one connection (as Vert.x does) can approach.",
                 "concurrency", "Quarkus Lock", "Redisson", "Spring", "ours / Redisson", "ours / Spring",
                 "ceiling (redis-benchmark)", "ceiling, -P 16");
-        for (int concurrency : CONCURRENCY) {
+        for (int concurrency : bench.concurrency()) {
             double o = throughput.measure(concurrency, i -> ours.acquireAndRelease("u-ours-" + i)).median();
             double r = throughput.measure(concurrency, i -> redisson.acquireAndRelease("u-redisson-" + i)).median();
             double s = throughput.measure(concurrency, i -> spring.acquireAndRelease("u-spring-" + i)).median();
-            double c = ceiling.pairsPerSecond(concurrency, 1, 200_000);
-            double p = ceiling.pairsPerSecond(concurrency, 16, 1_000_000);
-            report.row(Integer.toString(concurrency), rate(o), rate(r), rate(s), ratio(o / r), ratio(o / s), rate(c),
-                    rate(p));
-        }
-    }
-
-    private void handoff(Report report, List<LockLibrary> libraries) throws InterruptedException {
-        Handoff handoff = new Handoff(8, Duration.ofSeconds(10), Duration.ofMillis(1));
-        report.section("Handoff under contention",
-                "8 contenders, each standing for a separate instance (its own client or registry), pass one lock "
-                        + "around for 10 s, holding it 1 ms. A contender that released asks again only after another "
-                        + "took the lock, so every handoff wakes a real waiter. Latency is from the release call to "
-                        + "the next acquisition's return.",
-                "library", "handoffs", "p50 ms", "p99 ms", "longest wait ms", "give-ups");
-        for (LockLibrary library : libraries) {
-            Handoff.Result result = handoff.measure(library, "handoff-" + library.name().replaceAll("\\W", ""));
-            report.row(library.name(), Integer.toString(result.handoffs()), millis(result.p50Millis()),
-                    millis(result.p99Millis()), millis(result.longestWaitMillis()), Long.toString(result.giveUps()));
+            double c = ceiling.pairsPerSecond(concurrency, 1, bench.ceilingRequests());
+            double p = ceiling.pairsPerSecond(concurrency, 16, bench.ceilingRequests() * 5);
+            report.row(Integer.toString(concurrency), Report.rate(o), Report.rate(r), Report.rate(s), Report.ratio(o / r),
+                    Report.ratio(o / s), Report.rate(c),
+                    Report.rate(p));
         }
     }
 
@@ -162,20 +175,20 @@ public class LockBenchmarks implements QuarkusApplication {
         }
         held.clear();
         long afterRelease = HeapFootprint.usedAfterGc();
-        report.row("Quarkus Lock", megabytes(whileHeld - before), megabytes(afterRelease - before));
+        report.row("Quarkus Lock", Report.megabytes(whileHeld - before), Report.megabytes(afterRelease - before));
     }
 
     private void lockedOverhead(Report report) {
-        Throughput throughput = new Throughput(Duration.ofSeconds(2), Duration.ofSeconds(3), 3);
+        Throughput throughput = bench.throughput();
         report.section("@Locked overhead",
                 "The same empty critical section through the @Locked interceptor and through acquireAndExecute, "
                         + "uncontended (a key per loop).",
                 "concurrency", "acquireAndExecute", "@Locked", "@Locked / direct");
-        for (int concurrency : CONCURRENCY) {
+        for (int concurrency : bench.concurrency()) {
             double direct = throughput.measure(concurrency, i -> locks.obtain("bench-direct-" + i)
                     .acquireAndExecute(WAIT, LEASE, Uni.createFrom().item(i))).median();
             double locked = throughput.measure(concurrency, target::work).median();
-            report.row(Integer.toString(concurrency), rate(direct), rate(locked), ratio(locked / direct));
+            report.row(Integer.toString(concurrency), Report.rate(direct), Report.rate(locked), Report.ratio(locked / direct));
         }
     }
 
@@ -194,70 +207,5 @@ public class LockBenchmarks implements QuarkusApplication {
     private String loadScript(String source) {
         return redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(source)).toCompletionStage()
                 .toCompletableFuture().join().toString();
-    }
-
-    private static String rate(double perSecond) {
-        return Double.isNaN(perSecond) ? "n/a" : String.format("%,.0f", perSecond);
-    }
-
-    private static String ratio(double value) {
-        return String.format("%.2fx", value);
-    }
-
-    private static String millis(double value) {
-        return Double.isNaN(value) ? "n/a" : String.format("%.2f", value);
-    }
-
-    private static String megabytes(long bytes) {
-        return String.format("%.2f MB", bytes / 1_048_576.0);
-    }
-
-    /** The tables, printed as they are measured and kept for the AsciiDoc report. */
-    static final class Report {
-
-        private final StringBuilder adoc = new StringBuilder("= Benchmarks\n\n"
-                + "Produced by the benchmark module; see the README for the command. Figures from one run on one "
-                + "machine: compare libraries within a table, not across machines.\n\n");
-        private boolean tableOpen;
-
-        void line(String text) {
-            System.out.println(text);
-            adoc.append(text).append("\n\n");
-        }
-
-        void section(String title, String description, String... columns) {
-            closeTable();
-            System.out.println();
-            System.out.println("== " + title);
-            System.out.println(description);
-            System.out.println(String.join(" | ", columns));
-            adoc.append("== ").append(title).append("\n\n").append(description).append("\n\n")
-                    .append("[options=\"header\"]\n|===\n");
-            for (String column : columns) {
-                adoc.append("| ").append(column).append(' ');
-            }
-            adoc.append("\n");
-            tableOpen = true;
-        }
-
-        void row(String... cells) {
-            System.out.println(String.join(" | ", cells));
-            adoc.append("\n");
-            for (String cell : cells) {
-                adoc.append("| ").append(cell).append('\n');
-            }
-        }
-
-        String asciidoc() {
-            closeTable();
-            return adoc.toString();
-        }
-
-        private void closeTable() {
-            if (tableOpen) {
-                adoc.append("|===\n\n");
-                tableOpen = false;
-            }
-        }
     }
 }

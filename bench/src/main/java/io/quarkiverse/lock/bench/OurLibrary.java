@@ -3,6 +3,7 @@ package io.quarkiverse.lock.bench;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
@@ -11,13 +12,14 @@ import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
 import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
+import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
 
 /**
- * Quarkus Lock: the application's registry for uncontended pairs, and one registry per contender (its own local
- * state, store and release subscription) for handoffs, so that handoffs cross "instances" through Redis.
+ * Quarkus Lock: one registry for uncontended pairs, and one registry per contender (its own local state, store and
+ * release subscription) for handoffs, so that handoffs cross "instances" through the store's server.
  */
 final class OurLibrary implements LockLibrary {
 
@@ -27,19 +29,51 @@ final class OurLibrary implements LockLibrary {
     private final String name;
     private final LockRegistry registry;
     private final Vertx vertx;
-    private final Redis redis;
     private final LockSettings settings;
-    private final boolean releaseNotifications;
+    private final Supplier<LockStore> instanceStores;
     private final List<DefaultLockRegistry> instances = new ArrayList<>();
 
-    OurLibrary(String name, LockRegistry registry, Vertx vertx, Redis redis, LockSettings settings,
-            boolean releaseNotifications) {
+    /**
+     * @param name the library's name in the tables
+     * @param registry the registry of the uncontended pairs
+     * @param vertx the application's Vert.x
+     * @param settings the application's lock settings
+     * @param instanceStores makes the store of each contender's registry
+     */
+    OurLibrary(String name, LockRegistry registry, Vertx vertx, LockSettings settings,
+            Supplier<LockStore> instanceStores) {
         this.name = name;
         this.registry = registry;
         this.vertx = vertx;
-        this.redis = redis;
         this.settings = settings;
-        this.releaseNotifications = releaseNotifications;
+        this.instanceStores = instanceStores;
+    }
+
+    /**
+     * On Redis: the application's registry for uncontended pairs, and a Redis store per contender.
+     */
+    static OurLibrary onRedis(String name, LockRegistry registry, Vertx vertx, Redis redis, LockSettings settings,
+            boolean releaseNotifications) {
+        return new OurLibrary(name, registry, vertx, settings, () -> new RedisLockStore(vertx, redis,
+                settings.keyPrefix(), Duration.ofHours(1).toMillis(), releaseNotifications));
+    }
+
+    /**
+     * A registry of the library's own over {@code store} for uncontended pairs, closed with the library.
+     */
+    static OurLibrary standalone(String name, LockStore store, Vertx vertx, LockSettings settings,
+            Supplier<LockStore> instanceStores) {
+        DefaultLockRegistry registry = start(store, vertx, settings);
+        OurLibrary library = new OurLibrary(name, registry, vertx, settings, instanceStores);
+        library.instances.add(registry);
+        return library;
+    }
+
+    private static DefaultLockRegistry start(LockStore store, Vertx vertx, LockSettings settings) {
+        DefaultLockRegistry registry = new DefaultLockRegistry(store, settings, new BackoffWaitStrategy(vertx),
+                new LocalLockStates(), vertx);
+        registry.start();
+        return registry;
     }
 
     @Override
@@ -55,11 +89,7 @@ final class OurLibrary implements LockLibrary {
 
     @Override
     public synchronized Contender contender(String key, int index) {
-        DefaultLockRegistry instance = new DefaultLockRegistry(
-                new RedisLockStore(vertx, redis, settings.keyPrefix(), Duration.ofHours(1).toMillis(),
-                        releaseNotifications),
-                settings, new BackoffWaitStrategy(vertx), new LocalLockStates(), vertx);
-        instance.start();
+        DefaultLockRegistry instance = start(instanceStores.get(), vertx, settings);
         instances.add(instance);
         return new Contender() {
             private ReactiveDistributedLock lock;

@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
 
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -54,33 +52,14 @@ final class SpringLibrary implements LockLibrary {
 
     @Override
     public Uni<Void> acquireAndRelease(String key) {
-        return Uni.createFrom().<Void> item(() -> {
-            Lock lock = registry.obtain(key);
-            if (lock.tryLock()) {
-                lock.unlock();
-            }
-            return null;
-        }).runSubscriptionOn(pool);
+        return BlockingLocks.tryLockAndUnlock(() -> registry.obtain(key), pool);
     }
 
     @Override
     public synchronized Contender contender(String key, int index) {
         RedisLockRegistry instance = registry();
         instances.add(instance);
-        Lock lock = instance.obtain(key);
-        return new Contender() {
-            @Override
-            public void acquire() throws InterruptedException {
-                if (!lock.tryLock(WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
-                    throw new IllegalStateException("gave up after " + WAIT_MILLIS + " ms");
-                }
-            }
-
-            @Override
-            public void release() {
-                lock.unlock();
-            }
-        };
+        return BlockingLocks.contender(instance.obtain(key));
     }
 
     @Override

@@ -1,0 +1,78 @@
+package io.quarkiverse.lock.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import io.quarkiverse.lock.testsupport.PostgresServer;
+import io.vertx.core.Vertx;
+import io.vertx.mutiny.pgclient.PgBuilder;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.PoolOptions;
+
+/**
+ * Connection pools to the benchmark's PostgreSQL server, as the libraries' users would have them: reactive pools for
+ * Quarkus Lock, HikariCP (Spring Boot's default) for the JDBC libraries. All are closed together.
+ */
+final class PostgresConnections implements AutoCloseable {
+
+    private final PostgresServer server;
+    private final io.vertx.mutiny.core.Vertx vertx;
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    PostgresConnections(PostgresServer server, Vertx vertx) {
+        this.server = server;
+        this.vertx = io.vertx.mutiny.core.Vertx.newInstance(vertx);
+    }
+
+    /**
+     * @param size the most connections, opened as needed
+     * @return a reactive pool that caches its prepared statements, as a Quarkus datasource does by default for
+     *         PostgreSQL ({@code quarkus.datasource.reactive.cache-prepared-statements})
+     */
+    synchronized Pool reactive(int size) {
+        Pool pool = PgBuilder.pool()
+                .connectingTo(PgConnectOptions.fromUri(server.url()).setUser(PostgresServer.SUPERUSER)
+                        .setPassword(PostgresServer.SUPERUSER_PASSWORD).setCachePreparedStatements(true))
+                .with(new PoolOptions().setMaxSize(size))
+                .using(vertx)
+                .build();
+        opened.add(() -> pool.close().await().atMost(Duration.ofSeconds(10)));
+        return pool;
+    }
+
+    /**
+     * @param size the most connections
+     * @param idle how many connections stay open when unused
+     * @return a JDBC pool
+     */
+    synchronized DataSource jdbc(int size, int idle) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + server.port() + "/" + PostgresServer.DATABASE);
+        config.setUsername(PostgresServer.SUPERUSER);
+        config.setPassword(PostgresServer.SUPERUSER_PASSWORD);
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(idle);
+        HikariDataSource dataSource = new HikariDataSource(config);
+        opened.add(dataSource);
+        return dataSource;
+    }
+
+    @Override
+    public synchronized void close() {
+        for (AutoCloseable pool : opened) {
+            try {
+                pool.close();
+            } catch (Exception e) {
+                System.err.println("Could not close a connection pool: " + e);
+            }
+        }
+        opened.clear();
+    }
+}
