@@ -3,7 +3,6 @@ package io.quarkiverse.lock.deployment.locked.invalid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import io.quarkiverse.lock.testsupport.StartupFailure;
@@ -18,31 +17,25 @@ final class InvalidLockedMethod {
     private InvalidLockedMethod() {
     }
 
-    /** A bean that misuses {@code @Locked}, and the words the one error about it must all contain. */
-    record Problem(Class<?> bean, List<String> words) {
-    }
-
-    static Problem problem(Class<?> bean, String... words) {
-        return new Problem(bean, List.of(words));
-    }
-
     /** One bean, one failure that must mention every word somewhere. */
     static QuarkusUnitTest failingBuild(Class<?> bean, String... expectedWords) {
         return app(bean).assertException(failure -> StartupFailure.assertMentions(failure, expectedWords));
     }
 
     /**
-     * Many beans in one build: the failure must hold one error per bean (not counting the summary of them all), and
-     * each bean's error must contain all its words.
+     * Beans with many misuses in one build: the failure must hold one error per misuse (not counting the summary of
+     * them all), and each misuse's words must all stand in exactly one of them.
+     *
+     * @param misuses per misuse, the words its error must contain, the first naming its method or class
      */
-    static QuarkusUnitTest failingBuild(Problem... problems) {
-        Class<?>[] beans = Arrays.stream(problems).map(Problem::bean).toArray(Class<?>[]::new);
-        return app(beans).assertException(failure -> {
+    @SafeVarargs
+    static QuarkusUnitTest failingBuild(List<Class<?>> beans, List<String>... misuses) {
+        return app(beans.toArray(Class<?>[]::new)).assertException(failure -> {
             List<String> errors = errors(failure);
-            assertThat(errors).as("the errors of the build").hasSize(problems.length);
-            for (Problem problem : problems) {
-                assertThat(errors).as("the errors about " + problem.bean().getSimpleName())
-                        .filteredOn(error -> problem.words().stream().allMatch(error::contains)).hasSize(1);
+            assertThat(errors).as("the errors of the build").hasSize(misuses.length);
+            for (List<String> words : misuses) {
+                assertThat(errors).as("the errors about " + words.get(0))
+                        .filteredOn(error -> words.stream().allMatch(error::contains)).hasSize(1);
             }
         });
     }
@@ -54,7 +47,7 @@ final class InvalidLockedMethod {
                 .overrideConfigKey("quarkus.lock.provider", "in-memory");
     }
 
-    /** The messages of the failure's leaves: the throwables in its causes and suppressed that suppress none. */
+    /** The messages of the failure's leaves: those of its causes and suppressed that have neither of their own. */
     private static List<String> errors(Throwable failure) {
         List<String> errors = new ArrayList<>();
         collect(failure, errors);

@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.deployment.locked.invalid;
 
+import java.util.List;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 
@@ -16,34 +17,29 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Every misuse of {@code @Locked} that the build can see fails it, and one build reports them all, each in an error
- * of its own that names the method (or class) and the problem. One bean per rule, named after it.
+ * of its own that names the method (or class) and the problem. One method per rule, named after it.
  */
 class InvalidLockedMethodsTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = InvalidLockedMethod.failingBuild(
-            InvalidLockedMethod.problem(EmptyPlaceholder.class, "EmptyPlaceholder#pay", "empty {}"),
-            InvalidLockedMethod.problem(MalformedTemplate.class, "MalformedTemplate#pay", "'{' without its '}'"),
-            InvalidLockedMethod.problem(UnknownParameter.class, "UnknownParameter#pay(java.lang.String)", "orderId",
-                    "[id]"),
-            InvalidLockedMethod.problem(TemplateAndLockKey.class, "TemplateAndLockKey#pay", "@LockKey"),
-            InvalidLockedMethod.problem(FutureReturnType.class, "FutureReturnType#pay",
-                    "java.util.concurrent.Future", "not supported"),
-            InvalidLockedMethod.problem(PublisherReturnType.class, "PublisherReturnType#pay", "Publisher",
-                    "not supported"),
-            InvalidLockedMethod.problem(SkipOnPrimitive.class, "SkipOnPrimitive#count", "SKIP", "primitive"),
-            InvalidLockedMethod.problem(StaticMethod.class, "StaticMethod#pay", "static"),
-            InvalidLockedMethod.problem(PrivateMethod.class, "PrivateMethod#pay", "it is private"),
-            InvalidLockedMethod.problem(LockedClass.class, "@Locked on the class", "InvalidLockedMethodsTest$LockedClass"),
-            InvalidLockedMethod.problem(MalformedWait.class, "MalformedWait#pay", "waitTime", "soon"),
-            InvalidLockedMethod.problem(NegativeWait.class, "NegativeWait#pay", "waitTime", "zero or positive"),
-            InvalidLockedMethod.problem(ZeroLease.class, "ZeroLease#pay", "expireAfter", "positive"),
-            InvalidLockedMethod.problem(MalformedHoldAtLeast.class, "MalformedHoldAtLeast#pay", "holdAtLeast", "soon",
-                    "not a duration"),
-            InvalidLockedMethod.problem(NegativeHoldAtLeast.class, "NegativeHoldAtLeast#pay", "holdAtLeast",
-                    "zero or positive"),
-            InvalidLockedMethod.problem(HoldAtLeastLongerThanLease.class, "HoldAtLeastLongerThanLease#pay",
-                    "holdAtLeast = \"2s\"", "longer than the lease", "expireAfter = \"1s\""))
+    static final QuarkusUnitTest APP = InvalidLockedMethod.failingBuild(List.of(Misuses.class, LockedClass.class),
+            List.of("Misuses#emptyPlaceholder", "empty {}"),
+            List.of("Misuses#malformedTemplate", "'{' without its '}'"),
+            List.of("Misuses#unknownParameter(java.lang.String)", "orderId", "[id]"),
+            List.of("Misuses#templateAndLockKey", "@LockKey"),
+            List.of("Misuses#future", "java.util.concurrent.Future", "not supported"),
+            List.of("Misuses#publisher", "Publisher", "not supported"),
+            List.of("Misuses#skipOnPrimitive", "SKIP", "primitive"),
+            List.of("Misuses#staticMethod", "static"),
+            List.of("Misuses#privateMethod", "it is private"),
+            List.of("@Locked on the class", "InvalidLockedMethodsTest$LockedClass"),
+            List.of("Misuses#malformedWait", "waitTime", "soon"),
+            List.of("Misuses#negativeWait", "waitTime", "zero or positive"),
+            List.of("Misuses#zeroLease", "expireAfter", "positive"),
+            List.of("Misuses#malformedHoldAtLeast", "holdAtLeast", "soon", "not a duration"),
+            List.of("Misuses#negativeHoldAtLeast", "holdAtLeast", "zero or positive"),
+            List.of("Misuses#holdAtLeastLongerThanLease", "holdAtLeast = \"2s\"", "longer than the lease",
+                    "expireAfter = \"1s\""))
             // else ArC fails the build at the private method before the extension's checks (PrivateMethodTest)
             .overrideConfigKey("quarkus.arc.fail-on-intercepted-private-method", "false");
 
@@ -52,88 +48,101 @@ class InvalidLockedMethodsTest {
         Assertions.fail("the build must fail");
     }
 
-    /** A template with an empty placeholder. */
     @ApplicationScoped
-    static class EmptyPlaceholder {
+    static class Misuses {
+
+        /** A template with an empty placeholder. */
         @Locked(key = "order-{}")
-        Uni<String> pay(String id) {
-            return Uni.createFrom().item(id);
+        Uni<String> emptyPlaceholder(String id) {
+            return null;
         }
-    }
 
-    /** A template with a brace without its pair. */
-    @ApplicationScoped
-    static class MalformedTemplate {
+        /** A template with a brace without its pair. */
         @Locked(key = "order-{id")
-        Uni<String> pay(String id) {
-            return Uni.createFrom().item(id);
+        Uni<String> malformedTemplate(String id) {
+            return null;
         }
-    }
 
-    /** A template naming no parameter: the error names the parameters the method has. */
-    @ApplicationScoped
-    static class UnknownParameter {
+        /** A template naming no parameter: the error names the parameters the method has. */
         @Locked(key = "order-{orderId}")
-        Uni<String> pay(String id) {
-            return Uni.createFrom().item(id);
+        Uni<String> unknownParameter(String id) {
+            return null;
         }
-    }
 
-    /** A template together with {@code @LockKey} parameters: the key would be ambiguous. */
-    @ApplicationScoped
-    static class TemplateAndLockKey {
+        /** A template together with {@code @LockKey} parameters: the key would be ambiguous. */
         @Locked(key = "order-{id}")
-        Uni<String> pay(@LockKey String id) {
-            return Uni.createFrom().item(id);
-        }
-    }
-
-    /** A plain {@code Future}: the lock would be released before the work ends. */
-    @ApplicationScoped
-    static class FutureReturnType {
-        @Locked
-        Future<String> pay(String id) {
+        Uni<String> templateAndLockKey(@LockKey String id) {
             return null;
         }
-    }
 
-    /** A {@code Publisher} that is no {@code Multi}. */
-    @ApplicationScoped
-    static class PublisherReturnType {
+        /** A plain {@code Future}: the lock would be released before the work ends. */
         @Locked
-        Flow.Publisher<String> pay(String id) {
+        Future<String> future(String id) {
             return null;
         }
-    }
 
-    /** Skipping a method that returns a primitive: a skipped call has no value to return. */
-    @ApplicationScoped
-    static class SkipOnPrimitive {
+        /** A {@code Publisher} that is no {@code Multi}. */
+        @Locked
+        Flow.Publisher<String> publisher(String id) {
+            return null;
+        }
+
+        /** Skipping a method that returns a primitive: a skipped call has no value to return. */
         @Locked(whenBusy = Locked.WhenBusy.SKIP)
-        int count(String id) {
+        int skipOnPrimitive(String id) {
             return 1;
         }
-    }
 
-    /** A static method: interceptors do not apply to it. */
-    @ApplicationScoped
-    static class StaticMethod {
+        /** A static method: interceptors do not apply to it. */
         @Locked
-        static Uni<String> pay(String id) {
-            return Uni.createFrom().item(id);
-        }
-    }
-
-    /** A private method, with ArC's own failure turned off: the extension says interceptors do not apply to it. */
-    @ApplicationScoped
-    static class PrivateMethod {
-        @Locked
-        private Uni<String> pay(String id) {
-            return Uni.createFrom().item(id);
+        static Uni<String> staticMethod(String id) {
+            return null;
         }
 
-        Uni<String> callPay() {
-            return pay("x");
+        /** A private method (ArC's own failure turned off): interceptors do not apply to it. */
+        @Locked
+        private Uni<String> privateMethod(String id) {
+            return null;
+        }
+
+        Uni<String> callPrivateMethod() {
+            return privateMethod("x");
+        }
+
+        /** A wait that is no duration. */
+        @Locked(waitTime = "soon")
+        Uni<String> malformedWait(String id) {
+            return null;
+        }
+
+        /** A negative wait. */
+        @Locked(waitTime = "-1s")
+        Uni<String> negativeWait(String id) {
+            return null;
+        }
+
+        /** A zero lease. */
+        @Locked(expireAfter = "0s")
+        Uni<String> zeroLease(String id) {
+            return null;
+        }
+
+        /** A minimum hold that is no duration. */
+        @Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "soon")
+        Uni<String> malformedHoldAtLeast(String id) {
+            return null;
+        }
+
+        /** A negative minimum hold. */
+        @Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "-1s")
+        Uni<String> negativeHoldAtLeast(String id) {
+            return null;
+        }
+
+        /** A minimum hold longer than the lease the annotation gives: the lease would free the lock first. */
+        @Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s", expireAfter = "1s")
+        Uni<String> holdAtLeastLongerThanLease(String id) {
+            return null;
         }
     }
 
@@ -142,61 +151,7 @@ class InvalidLockedMethodsTest {
     @ApplicationScoped
     static class LockedClass {
         Uni<String> pay(String id) {
-            return Uni.createFrom().item(id);
-        }
-    }
-
-    /** A wait that is no duration. */
-    @ApplicationScoped
-    static class MalformedWait {
-        @Locked(waitTime = "soon")
-        Uni<String> pay(String id) {
-            return Uni.createFrom().item(id);
-        }
-    }
-
-    /** A negative wait. */
-    @ApplicationScoped
-    static class NegativeWait {
-        @Locked(waitTime = "-1s")
-        Uni<String> pay(String id) {
-            return Uni.createFrom().item(id);
-        }
-    }
-
-    /** A zero lease. */
-    @ApplicationScoped
-    static class ZeroLease {
-        @Locked(expireAfter = "0s")
-        Uni<String> pay(String id) {
-            return Uni.createFrom().item(id);
-        }
-    }
-
-    /** A minimum hold that is no duration. */
-    @ApplicationScoped
-    static class MalformedHoldAtLeast {
-        @Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "soon")
-        Uni<String> pay(String id) {
-            return Uni.createFrom().item(id);
-        }
-    }
-
-    /** A negative minimum hold. */
-    @ApplicationScoped
-    static class NegativeHoldAtLeast {
-        @Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "-1s")
-        Uni<String> pay(String id) {
-            return Uni.createFrom().item(id);
-        }
-    }
-
-    /** A minimum hold longer than the lease the annotation gives: the lease would free the lock first. */
-    @ApplicationScoped
-    static class HoldAtLeastLongerThanLease {
-        @Locked(waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s", expireAfter = "1s")
-        Uni<String> pay(String id) {
-            return Uni.createFrom().item(id);
+            return null;
         }
     }
 }
