@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -22,55 +23,20 @@ import io.vertx.core.Vertx;
  * {@code @Locked} on blocking methods: the lock is held while the method runs on its worker thread; an interrupted
  * method releases it; called on an event loop, the method fails at once instead of blocking it.
  */
-class BlockingReturnTypeTest extends LockedMethodContract {
+class BlockingReturnTypeTest extends LockedMethodContract<String> {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = app(Jobs.class);
 
     @Inject
-    Jobs jobs;
+    Jobs blocking;
 
     @Inject
     Vertx vertx;
 
     @Override
-    Uni<String> work(String id, Duration duration) {
-        return BlockingCall.of(() -> jobs.work(id, duration));
-    }
-
-    @Override
-    Uni<String> failing(String id) {
-        return BlockingCall.of(() -> jobs.failing(id));
-    }
-
-    @Override
-    Uni<String> endless(String id, CountDownLatch started) {
-        return BlockingCall.of(() -> jobs.endless(id, started));
-    }
-
-    @Override
-    Uni<String> impatient(String id) {
-        return BlockingCall.of(() -> jobs.impatient(id));
-    }
-
-    @Override
-    Uni<String> skipping(String id) {
-        return BlockingCall.of(() -> jobs.skipping(id));
-    }
-
-    @Override
-    Uni<String> holdingAtLeast(String id) {
-        return BlockingCall.of(() -> jobs.holdingAtLeast(id));
-    }
-
-    @Override
-    Uni<String> failingHoldingAtLeast(String id) {
-        return BlockingCall.of(() -> jobs.failingHoldingAtLeast(id));
-    }
-
-    @Override
-    Overlap overlap() {
-        return jobs.overlap();
+    Uni<String> adapt(String id, Supplier<String> call) {
+        return BlockingCall.of(call::get);
     }
 
     @Test
@@ -78,7 +44,7 @@ class BlockingReturnTypeTest extends LockedMethodContract {
         CompletableFuture<Throwable> failure = new CompletableFuture<>();
         vertx.getOrCreateContext().runOnContext(ignored -> {
             try {
-                jobs.impatient("event-loop");
+                blocking.impatient("event-loop");
                 failure.complete(null);
             } catch (Throwable t) {
                 failure.complete(t);
@@ -96,25 +62,18 @@ class BlockingReturnTypeTest extends LockedMethodContract {
 
         @Locked(key = "job-{id}")
         String work(String id, Duration duration) throws InterruptedException {
-            overlap.enter();
-            try {
-                Thread.sleep(duration.toMillis());
-                return id;
-            } finally {
-                overlap.leave();
-            }
+            workFor(duration);
+            return id;
         }
 
         @Locked(key = "job-{id}")
         String failing(String id) {
-            throw new IllegalStateException("failed " + id);
+            throw failure(id);
         }
 
         @Locked(key = "job-{id}")
         String endless(String id, CountDownLatch started) throws InterruptedException {
-            started.countDown();
-            Thread.sleep(Long.MAX_VALUE);
-            return id;
+            return hang(started);
         }
 
         @Locked(key = "job-{id}", waitTime = "100ms")
@@ -134,7 +93,7 @@ class BlockingReturnTypeTest extends LockedMethodContract {
 
         @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s")
         String failingHoldingAtLeast(String id) {
-            throw new IllegalStateException("failed " + id);
+            throw failure(id);
         }
     }
 }

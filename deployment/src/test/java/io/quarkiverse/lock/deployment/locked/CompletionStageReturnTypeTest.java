@@ -5,9 +5,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -19,52 +19,14 @@ import io.smallrye.mutiny.Uni;
  * {@code @Locked} on methods returning {@code CompletionStage}: the lock is taken when the method is called and
  * released when the stage completes, or when it is cancelled.
  */
-class CompletionStageReturnTypeTest extends LockedMethodContract {
+class CompletionStageReturnTypeTest extends LockedMethodContract<CompletionStage<String>> {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = app(Jobs.class);
 
-    @Inject
-    Jobs jobs;
-
     @Override
-    Uni<String> work(String id, Duration duration) {
-        return Uni.createFrom().completionStage(() -> jobs.work(id, duration));
-    }
-
-    @Override
-    Uni<String> failing(String id) {
-        return Uni.createFrom().completionStage(() -> jobs.failing(id));
-    }
-
-    @Override
-    Uni<String> endless(String id, CountDownLatch started) {
-        return Uni.createFrom().completionStage(() -> jobs.endless(id, started));
-    }
-
-    @Override
-    Uni<String> impatient(String id) {
-        return Uni.createFrom().completionStage(() -> jobs.impatient(id));
-    }
-
-    @Override
-    Uni<String> skipping(String id) {
-        return Uni.createFrom().completionStage(() -> jobs.skipping(id));
-    }
-
-    @Override
-    Uni<String> holdingAtLeast(String id) {
-        return Uni.createFrom().completionStage(() -> jobs.holdingAtLeast(id));
-    }
-
-    @Override
-    Uni<String> failingHoldingAtLeast(String id) {
-        return Uni.createFrom().completionStage(() -> jobs.failingHoldingAtLeast(id));
-    }
-
-    @Override
-    Overlap overlap() {
-        return jobs.overlap();
+    Uni<String> adapt(String id, Supplier<CompletionStage<String>> call) {
+        return Uni.createFrom().completionStage(call);
     }
 
     @ApplicationScoped
@@ -81,7 +43,7 @@ class CompletionStageReturnTypeTest extends LockedMethodContract {
 
         @Locked(key = "job-{id}")
         CompletionStage<String> failing(String id) {
-            return CompletableFuture.failedFuture(new IllegalStateException("failed " + id));
+            return CompletableFuture.failedFuture(failure(id));
         }
 
         @Locked(key = "job-{id}")
@@ -107,7 +69,7 @@ class CompletionStageReturnTypeTest extends LockedMethodContract {
 
         @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s")
         CompletionStage<String> failingHoldingAtLeast(String id) {
-            return CompletableFuture.failedFuture(new IllegalStateException("failed " + id));
+            return CompletableFuture.failedFuture(failure(id));
         }
     }
 }

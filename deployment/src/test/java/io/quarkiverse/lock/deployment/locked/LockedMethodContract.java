@@ -3,13 +3,15 @@ package io.quarkiverse.lock.deployment.locked;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 import jakarta.inject.Inject;
@@ -24,11 +26,13 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 
 /**
- * What {@code @Locked} does for every return type. Each shape's test class binds it to a bean whose methods have that
- * shape, seen through a {@link Uni} adapter (a blocking call runs on a thread of its own, and its cancellation
- * interrupts that thread).
+ * What {@code @Locked} does for every return type. Each shape's test class binds it to a bean whose methods (those
+ * below, by name) return that shape, {@code R}, seen through one {@link Uni} adapter (a blocking call runs on a thread
+ * of its own, and its cancellation interrupts that thread).
+ *
+ * @param <R> what the bean's methods return ({@code Void} for {@code void} methods)
  */
-abstract class LockedMethodContract {
+abstract class LockedMethodContract<R> {
 
     static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -38,37 +42,100 @@ abstract class LockedMethodContract {
     static QuarkusUnitTest app(Class<?>... classes) {
         return new QuarkusUnitTest()
                 .withApplicationRoot(jar -> jar.addClasses(classes).addClasses(LockedMethodContract.class,
-                        Overlap.class, ContractJobs.class, BlockingCall.class))
+                        Overlap.class, ContractJobs.class, BlockingCall.class, LazyLockedMethodContract.class))
                 .overrideConfigKey("quarkus.devservices.enabled", "false")
                 .overrideConfigKey("quarkus.lock.provider", "in-memory");
     }
 
+    /** The shape's bean: the one {@link ContractJobs} of the application. */
+    @Inject
+    ContractJobs jobs;
+
+    /**
+     * Sees a call of the shape's bean as a {@link Uni} of what it emits (a skipped call emits {@code null}).
+     *
+     * @param id the id the call locks
+     * @param call calls the bean's method, answering what it returns and throwing what it throws
+     */
+    abstract Uni<String> adapt(String id, Supplier<R> call);
+
     /** {@code @Locked(key = "job-{id}")}: records its overlap, works for {@code duration}, emits {@code id}. */
-    abstract Uni<String> work(String id, Duration duration);
+    Uni<String> work(String id, Duration duration) {
+        return call("work", id, duration);
+    }
 
     /** {@code @Locked(key = "job-{id}")}: fails with {@code IllegalStateException("failed " + id)}. */
-    abstract Uni<String> failing(String id);
+    Uni<String> failing(String id) {
+        return call("failing", id);
+    }
 
     /** {@code @Locked(key = "job-{id}")}: counts down {@code started}, then never ends unless cancelled. */
-    abstract Uni<String> endless(String id, CountDownLatch started);
+    Uni<String> endless(String id, CountDownLatch started) {
+        return call("endless", id, started);
+    }
 
     /** {@code @Locked(key = "job-{id}", waitTime = "100ms")}: emits {@code id}. */
-    abstract Uni<String> impatient(String id);
+    Uni<String> impatient(String id) {
+        return call("impatient", id);
+    }
 
     /** {@code @Locked(key = "job-{id}", waitTime = "0s", whenBusy = SKIP)}: emits {@code id}. */
-    abstract Uni<String> skipping(String id);
+    Uni<String> skipping(String id) {
+        return call("skipping", id);
+    }
 
     /** {@code @Locked(key = "job-{id}", waitTime = "0s", whenBusy = SKIP, holdAtLeast = "2s")}: emits {@code id}. */
-    abstract Uni<String> holdingAtLeast(String id);
+    Uni<String> holdingAtLeast(String id) {
+        return call("holdingAtLeast", id);
+    }
 
     /**
      * {@code @Locked(key = "job-{id}", waitTime = "0s", whenBusy = SKIP, holdAtLeast = "2s")}: fails with
      * {@code IllegalStateException("failed " + id)}.
      */
-    abstract Uni<String> failingHoldingAtLeast(String id);
+    Uni<String> failingHoldingAtLeast(String id) {
+        return call("failingHoldingAtLeast", id);
+    }
 
-    /** The overlap recorder of {@link #work}. */
-    abstract Overlap overlap();
+    private Uni<String> call(String name, String id, Object... more) {
+        Object[] arguments = new Object[more.length + 1];
+        arguments[0] = id;
+        System.arraycopy(more, 0, arguments, 1, more.length);
+        return adapt(id, invocation(name, arguments));
+    }
+
+    /**
+     * Calls the bean's method of that name (every shape's bean has the methods above, with its own return type)
+     * through its client proxy, so that the interceptor applies; what the method throws is thrown unwrapped.
+     */
+    @SuppressWarnings("unchecked")
+    Supplier<R> invocation(String name, Object... arguments) {
+        Method method = method(name);
+        return () -> {
+            try {
+                return (R) method.invoke(jobs, arguments);
+            } catch (InvocationTargetException e) {
+                if (e.getCause() instanceof RuntimeException failure) {
+                    throw failure;
+                }
+                throw new UndeclaredThrowableException(e.getCause());
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+    }
+
+    private Method method(String name) {
+        for (Class<?> type = jobs.getClass(); type != null; type = type.getSuperclass()) {
+            for (Method method : type.getDeclaredMethods()) {
+                if (method.getName().equals(name)) {
+                    method.setAccessible(true);
+                    return method;
+                }
+            }
+        }
+        throw new IllegalStateException(jobs.getClass() + " has no method " + name);
+    }
 
     private static String newId() {
         return UUID.randomUUID().toString();
@@ -78,44 +145,27 @@ abstract class LockedMethodContract {
         return registry.obtain("job-" + id);
     }
 
-    /**
-     * Checks that a call of a lazy shape (a {@code Uni} or {@code Multi}) neither runs the method nor takes the lock
-     * until subscription.
-     *
-     * @param invocations how many times the bean's methods ran
-     * @param lazyCall calls {@code work("lazy", Duration.ZERO)}, without subscribing
-     */
-    void assertNothingHappensBeforeSubscription(IntSupplier invocations, Supplier<?> lazyCall) {
-        int before = invocations.getAsInt();
-        Object call = lazyCall.get();
-
-        assertThat(invocations.getAsInt()).isEqualTo(before);
-        assertThat(registry.obtain("job-lazy").acquireOnce().await().atMost(TIMEOUT)).isTrue();
-        assertThat(registry.obtain("job-lazy").release().await().atMost(TIMEOUT)).isFalse();
-        assertThat(call).isNotNull();
-    }
-
     @Test
     void concurrentCallsWithOneKeyRunOneAtATime() {
         String id = newId();
-        overlap().reset();
+        jobs.overlap().reset();
         List<Uni<String>> calls = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             calls.add(work(id, Duration.ofMillis(150)));
         }
         assertThat(Uni.join().all(calls).andFailFast().await().atMost(TIMEOUT)).containsExactly(id, id, id);
-        assertThat(overlap().max()).isEqualTo(1);
+        assertThat(jobs.overlap().max()).isEqualTo(1);
     }
 
     @Test
     void callsWithDifferentKeysRunInParallel() {
-        overlap().reset();
+        jobs.overlap().reset();
         List<Uni<String>> calls = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             calls.add(work(newId(), Duration.ofMillis(800)));
         }
         assertThat(Uni.join().all(calls).andFailFast().await().atMost(TIMEOUT)).hasSize(3);
-        assertThat(overlap().max()).isEqualTo(3);
+        assertThat(jobs.overlap().max()).isEqualTo(3);
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -18,63 +19,21 @@ import io.smallrye.mutiny.Uni;
  * {@code @Locked} on {@code void} methods, such as scheduled jobs: the same guarantees as any blocking method; a
  * skipped call returns without running.
  */
-class VoidReturnTypeTest extends LockedMethodContract {
+class VoidReturnTypeTest extends LockedMethodContract<Void> {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = app(Jobs.class);
 
     @Inject
-    Jobs jobs;
+    Jobs voidJobs;
 
+    /** Calls a void method, and emits the id if its body ran, {@code null} if it was skipped. */
     @Override
-    Uni<String> work(String id, Duration duration) {
-        return BlockingCall.of(() -> ran(id, () -> jobs.work(id, duration)));
-    }
-
-    @Override
-    Uni<String> failing(String id) {
-        return BlockingCall.of(() -> ran(id, () -> jobs.failing(id)));
-    }
-
-    @Override
-    Uni<String> endless(String id, CountDownLatch started) {
-        return BlockingCall.of(() -> ran(id, () -> jobs.endless(id, started)));
-    }
-
-    @Override
-    Uni<String> impatient(String id) {
-        return BlockingCall.of(() -> ran(id, () -> jobs.impatient(id)));
-    }
-
-    @Override
-    Uni<String> skipping(String id) {
-        return BlockingCall.of(() -> ran(id, () -> jobs.skipping(id)));
-    }
-
-    @Override
-    Uni<String> holdingAtLeast(String id) {
-        return BlockingCall.of(() -> ran(id, () -> jobs.holdingAtLeast(id)));
-    }
-
-    @Override
-    Uni<String> failingHoldingAtLeast(String id) {
-        return BlockingCall.of(() -> ran(id, () -> jobs.failingHoldingAtLeast(id)));
-    }
-
-    @Override
-    Overlap overlap() {
-        return jobs.overlap();
-    }
-
-    /** Calls a void method, and answers the id if its body ran, {@code null} if it was skipped. */
-    private String ran(String id, VoidCall call) throws Exception {
-        call.run();
-        return jobs.forgetRun(id) ? id : null;
-    }
-
-    @FunctionalInterface
-    interface VoidCall {
-        void run() throws Exception;
+    Uni<String> adapt(String id, Supplier<Void> call) {
+        return BlockingCall.of(() -> {
+            call.get();
+            return voidJobs.forgetRun(id) ? id : null;
+        });
     }
 
     @ApplicationScoped
@@ -98,24 +57,18 @@ class VoidReturnTypeTest extends LockedMethodContract {
 
         @Locked(key = "job-{id}")
         void work(String id, Duration duration) throws InterruptedException {
-            overlap.enter();
-            try {
-                ran(id);
-                Thread.sleep(duration.toMillis());
-            } finally {
-                overlap.leave();
-            }
+            ran(id);
+            workFor(duration);
         }
 
         @Locked(key = "job-{id}")
         void failing(String id) {
-            throw new IllegalStateException("failed " + id);
+            throw failure(id);
         }
 
         @Locked(key = "job-{id}")
         void endless(String id, CountDownLatch started) throws InterruptedException {
-            started.countDown();
-            Thread.sleep(Long.MAX_VALUE);
+            hang(started);
         }
 
         @Locked(key = "job-{id}", waitTime = "100ms")
@@ -135,7 +88,7 @@ class VoidReturnTypeTest extends LockedMethodContract {
 
         @Locked(key = "job-{id}", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP, holdAtLeast = "2s")
         void failingHoldingAtLeast(String id) {
-            throw new IllegalStateException("failed " + id);
+            throw failure(id);
         }
     }
 }

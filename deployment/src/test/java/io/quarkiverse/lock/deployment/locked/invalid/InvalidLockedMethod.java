@@ -5,16 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Test;
+
 import io.quarkiverse.lock.testsupport.StartupFailure;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * Builds an application whose beans misuse {@code @Locked}, and checks that the build (or startup) fails with a
- * message naming the method and the problem.
+ * A test of an application whose beans misuse {@code @Locked}: its build (or startup) must fail with a message naming
+ * the method and the problem. A subclass registers the application, built here.
  */
-final class InvalidLockedMethod {
+abstract class InvalidLockedMethod {
 
-    private InvalidLockedMethod() {
+    @Test
+    void theApplicationFails() {
+        Assertions.fail("the build or the startup must fail");
     }
 
     /** One bean, one failure that must mention every word somewhere. */
@@ -42,7 +47,7 @@ final class InvalidLockedMethod {
 
     private static QuarkusUnitTest app(Class<?>... beans) {
         return new QuarkusUnitTest()
-                .withApplicationRoot(jar -> jar.addClasses(beans))
+                .withApplicationRoot(jar -> jar.addClasses(beans).addClass(InvalidLockedMethod.class))
                 .overrideConfigKey("quarkus.devservices.enabled", "false")
                 .overrideConfigKey("quarkus.lock.provider", "in-memory");
     }
