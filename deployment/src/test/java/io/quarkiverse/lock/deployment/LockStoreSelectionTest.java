@@ -4,107 +4,53 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.quarkiverse.lock.deployment.spi.LockProvider;
 import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**
- * How the store is chosen from {@code quarkus.lock.provider} and the client extensions present.
+ * How the store is chosen from {@code quarkus.lock.provider} and the client extensions present: each row gives the
+ * configured provider and which of the Redis, MongoDB and PostgreSQL clients are present.
  */
 class LockStoreSelectionTest {
 
-    @Test
-    void autoPicksRedisWhenItsClientIsPresent() {
-        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.AUTO, true, false, false);
-        assertThat(store.provider()).isEqualTo(LockProvider.REDIS);
-        assertThat(store.chosenByDefault()).isFalse();
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            auto picks Redis when its client is present                  | AUTO       | true  | false | false | REDIS      | false
+            auto picks MongoDB when its client is present                | AUTO       | false | true  | false | MONGODB    | false
+            auto picks PostgreSQL when its client is present             | AUTO       | false | false | true  | POSTGRESQL | false
+            auto falls back to in-memory and says so when no client is present | AUTO | false | false | false | IN_MEMORY | true
+            an explicit in-memory store is kept even with Redis present  | IN_MEMORY  | true  | true  | false | IN_MEMORY  | false
+            an explicit Redis choice wins when both clients are present  | REDIS      | true  | true  | false | REDIS      | false
+            an explicit MongoDB choice wins when both clients are present | MONGODB   | true  | true  | false | MONGODB    | false
+            an explicit PostgreSQL choice wins when other clients are present | POSTGRESQL | true | true | true | POSTGRESQL | false
+            """)
+    void selects(String rule, LockProvider configured, boolean redis, boolean mongo, boolean postgres,
+            LockProvider expected, boolean chosenByDefault) {
+        LockStoreBuildItem store = LockStoreSelection.select(configured, redis, mongo, postgres);
+        assertThat(store.provider()).isEqualTo(expected);
+        assertThat(store.chosenByDefault()).isEqualTo(chosenByDefault);
     }
 
-    @Test
-    void autoFallsBackToInMemoryAndSaysSoWhenNoClientIsPresent() {
-        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.AUTO, false, false, false);
-        assertThat(store.provider()).isEqualTo(LockProvider.IN_MEMORY);
-        assertThat(store.chosenByDefault()).isTrue();
-    }
-
-    @Test
-    void anExplicitInMemoryStoreIsKeptEvenWithRedisPresent() {
-        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.IN_MEMORY, true, true, false);
-        assertThat(store.provider()).isEqualTo(LockProvider.IN_MEMORY);
-        assertThat(store.chosenByDefault()).isFalse();
-    }
-
-    @Test
-    void redisWithoutItsClientFailsNamingTheMissingDependency() {
-        assertThatThrownBy(() -> LockStoreSelection.select(LockProvider.REDIS, false, true, false))
+    /** The last column lists, split by {@code ;}, what the message must name besides the property. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            Redis without its client fails naming the missing dependency      | REDIS      | false | true  | false | quarkus-redis-client
+            MongoDB without its client fails naming the missing dependency    | MONGODB    | true  | false | false | quarkus-mongodb-client
+            PostgreSQL without its client fails naming the missing dependency | POSTGRESQL | true  | true  | false | quarkus-reactive-pg-client
+            auto with both Redis and MongoDB fails asking for a choice        | AUTO       | true  | true  | false | redis;mongodb
+            auto with PostgreSQL and another client fails asking for a choice | AUTO       | false | true  | true  | quarkus-mongodb-client and quarkus-reactive-pg-client;mongodb or postgresql
+            auto with the three clients fails asking for a choice             | AUTO       | true  | true  | true  | redis or mongodb or postgresql
+            """)
+    void failsNaming(String rule, LockProvider configured, boolean redis, boolean mongo, boolean postgres,
+            String named) {
+        assertThatThrownBy(() -> LockStoreSelection.select(configured, redis, mongo, postgres))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("quarkus.lock.provider")
-                .hasMessageContaining("quarkus-redis-client");
-    }
-
-    @Test
-    void autoPicksMongoDbWhenItsClientIsPresent() {
-        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.AUTO, false, true, false);
-        assertThat(store.provider()).isEqualTo(LockProvider.MONGODB);
-        assertThat(store.chosenByDefault()).isFalse();
-    }
-
-    @Test
-    void autoWithBothClientsFailsAskingForAChoice() {
-        assertThatThrownBy(() -> LockStoreSelection.select(LockProvider.AUTO, true, true, false))
-                .isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("quarkus.lock.provider")
-                .hasMessageContaining("redis")
-                .hasMessageContaining("mongodb");
-    }
-
-    @Test
-    void anExplicitChoiceWinsWhenBothClientsArePresent() {
-        assertThat(LockStoreSelection.select(LockProvider.REDIS, true, true, false).provider()).isEqualTo(LockProvider.REDIS);
-        assertThat(LockStoreSelection.select(LockProvider.MONGODB, true, true, false).provider())
-                .isEqualTo(LockProvider.MONGODB);
-    }
-
-    @Test
-    void mongoDbWithoutItsClientFailsNamingTheMissingDependency() {
-        assertThatThrownBy(() -> LockStoreSelection.select(LockProvider.MONGODB, true, false, false))
-                .isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("quarkus.lock.provider")
-                .hasMessageContaining("quarkus-mongodb-client");
-    }
-
-    @Test
-    void autoPicksPostgreSqlWhenItsClientIsPresent() {
-        LockStoreBuildItem store = LockStoreSelection.select(LockProvider.AUTO, false, false, true);
-        assertThat(store.provider()).isEqualTo(LockProvider.POSTGRESQL);
-        assertThat(store.chosenByDefault()).isFalse();
-    }
-
-    @Test
-    void autoWithPostgreSqlAndAnotherClientFailsAskingForAChoice() {
-        assertThatThrownBy(() -> LockStoreSelection.select(LockProvider.AUTO, false, true, true))
-                .isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("quarkus.lock.provider")
-                .hasMessageContaining("quarkus-mongodb-client and quarkus-reactive-pg-client")
-                .hasMessageContaining("mongodb or postgresql");
-        assertThatThrownBy(() -> LockStoreSelection.select(LockProvider.AUTO, true, true, true))
-                .isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("redis or mongodb or postgresql");
-    }
-
-    @Test
-    void anExplicitPostgreSqlChoiceWinsWhenOtherClientsArePresent() {
-        assertThat(LockStoreSelection.select(LockProvider.POSTGRESQL, true, true, true).provider())
-                .isEqualTo(LockProvider.POSTGRESQL);
-    }
-
-    @Test
-    void postgreSqlWithoutItsClientFailsNamingTheMissingDependency() {
-        assertThatThrownBy(() -> LockStoreSelection.select(LockProvider.POSTGRESQL, true, true, false))
-                .isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("quarkus.lock.provider")
-                .hasMessageContaining("quarkus-reactive-pg-client");
+                .hasMessageContainingAll(named.split(";"));
     }
 
     @Test
