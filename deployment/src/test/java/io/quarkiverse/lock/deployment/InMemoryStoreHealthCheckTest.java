@@ -21,10 +21,7 @@ import io.smallrye.health.api.AsyncHealthCheck;
 class InMemoryStoreHealthCheckTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.provider", "in-memory");
+    static final QuarkusUnitTest APP = LockTestApplication.inMemory();
 
     @Inject
     @Readiness

@@ -24,10 +24,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class InMemoryStoreTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.provider", "in-memory")
+    static final QuarkusUnitTest APP = LockTestApplication.inMemory()
             .overrideConfigKey("quarkus.log.category.\"io.quarkiverse.lock\".level", "DEBUG")
             .setLogRecordPredicate(record -> record.getLoggerName().startsWith("io.quarkiverse.lock"))
             .assertLogRecords(records -> {

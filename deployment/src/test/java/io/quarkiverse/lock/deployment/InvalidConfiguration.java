@@ -13,10 +13,7 @@ final class InvalidConfiguration {
     }
 
     static QuarkusUnitTest failingWith(String property, String value) {
-        return new QuarkusUnitTest()
-                .withEmptyApplication()
-                .overrideConfigKey("quarkus.devservices.enabled", "false")
-                .overrideConfigKey("quarkus.lock.provider", "in-memory")
+        return LockTestApplication.inMemory()
                 .overrideConfigKey(property, value)
                 .assertException(failure -> StartupFailure.assertMentions(failure, property));
     }

@@ -3,6 +3,7 @@ package io.quarkiverse.lock.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.logging.Level;
+import java.util.logging.LogRecord;
 
 import jakarta.inject.Inject;
 
@@ -19,15 +20,12 @@ import io.quarkus.test.QuarkusUnitTest;
 class NoStoreClientTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
+    static final QuarkusUnitTest APP = LockTestApplication.withoutDevServices()
             .setLogRecordPredicate(record -> record.getLoggerName().startsWith("io.quarkiverse.lock"))
-            .assertLogRecords(records -> assertThat(records).anySatisfy(record -> {
-                assertThat(record.getLevel()).isEqualTo(Level.WARNING);
-                assertThat(record.getMessage()).contains("no lock store client extension")
-                        .contains("local to this JVM");
-            }));
+            .assertLogRecords(records -> assertThat(records).filteredOn(record -> Level.WARNING.equals(record.getLevel()))
+                    .extracting(LogRecord::getMessage)
+                    .anySatisfy(message -> assertThat(message).contains("no lock store client extension",
+                            "local to this JVM")));
 
     @Inject
     DefaultLockRegistry registry;

@@ -15,6 +15,7 @@ import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.LockKey;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.Locked;
+import io.quarkiverse.lock.deployment.LockTestApplication;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
 
@@ -27,10 +28,7 @@ class LockedKeysTest {
     static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Reports.class, Nested.class))
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.provider", "in-memory")
+    static final QuarkusUnitTest APP = LockTestApplication.inMemory(Reports.class, Nested.class)
             .overrideConfigKey("app.lock.report-wait", "0s");
 
     @Inject

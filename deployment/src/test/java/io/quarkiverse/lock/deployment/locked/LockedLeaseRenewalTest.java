@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.Locked;
+import io.quarkiverse.lock.deployment.LockTestApplication;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -28,10 +29,7 @@ class LockedLeaseRenewalTest {
     static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(LongJobs.class))
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.provider", "in-memory");
+    static final QuarkusUnitTest APP = LockTestApplication.inMemory(LongJobs.class);
 
     @Inject
     LongJobs jobs;

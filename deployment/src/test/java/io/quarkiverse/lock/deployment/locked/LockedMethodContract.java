@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.deployment.LockTestApplication;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
@@ -39,12 +40,10 @@ abstract class LockedMethodContract<R> {
     @Inject
     LockRegistry registry;
 
-    static QuarkusUnitTest app(Class<?>... classes) {
-        return new QuarkusUnitTest()
-                .withApplicationRoot(jar -> jar.addClasses(classes).addClasses(LockedMethodContract.class,
-                        Overlap.class, ContractJobs.class, BlockingCall.class, LazyLockedMethodContract.class))
-                .overrideConfigKey("quarkus.devservices.enabled", "false")
-                .overrideConfigKey("quarkus.lock.provider", "in-memory");
+    /** The application of a shape's test: its bean, on the in-memory store. */
+    static QuarkusUnitTest app(Class<? extends ContractJobs> jobs) {
+        return LockTestApplication.inMemory(jobs, LockedMethodContract.class, LazyLockedMethodContract.class,
+                ContractJobs.class, Overlap.class, BlockingCall.class);
     }
 
     /** The shape's bean: the one {@link ContractJobs} of the application. */
@@ -106,7 +105,8 @@ abstract class LockedMethodContract<R> {
 
     /**
      * Calls the bean's method of that name (every shape's bean has the methods above, with its own return type)
-     * through its client proxy, so that the interceptor applies; what the method throws is thrown unwrapped.
+     * through its client proxy, so that the interceptor applies; an unchecked exception the method throws is thrown as
+     * it is, a checked one (an interrupted blocking call's) wrapped.
      */
     @SuppressWarnings("unchecked")
     Supplier<R> invocation(String name, Object... arguments) {

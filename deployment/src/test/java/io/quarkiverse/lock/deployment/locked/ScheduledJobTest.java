@@ -5,17 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.Locked;
+import io.quarkiverse.lock.deployment.LockTestApplication;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * {@code @Locked} on {@code @Scheduled} methods: two jobs standing for two instances of one service fire together
+ * {@code @Locked} on {@code @Scheduled} methods: two triggers standing for two instances of one service fire together
  * on one key, and one runs while the other skips, so runs never overlap.
  */
 class ScheduledJobTest {
@@ -24,13 +24,7 @@ class ScheduledJobTest {
     static final AtomicInteger RUNS = new AtomicInteger();
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(InstanceA.class, InstanceB.class, Overlap.class))
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.provider", "in-memory");
-
-    @Inject
-    InstanceA a;
+    static final QuarkusUnitTest APP = LockTestApplication.inMemory(NightlyReport.class, Overlap.class);
 
     @Test
     void scheduledRunsOnOneKeyNeverOverlap() throws InterruptedException {
@@ -55,21 +49,13 @@ class ScheduledJobTest {
     }
 
     @ApplicationScoped
-    static class InstanceA {
+    static class NightlyReport {
 
-        @Scheduled(every = "1s")
+        /** Each trigger stands for one instance of the service: the two fire together. */
+        @Scheduled(identity = "instance-a", every = "1s")
+        @Scheduled(identity = "instance-b", every = "1s")
         @Locked(key = "nightly-report", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP)
-        void nightlyReport() {
-            report();
-        }
-    }
-
-    @ApplicationScoped
-    static class InstanceB {
-
-        @Scheduled(every = "1s")
-        @Locked(key = "nightly-report", waitTime = "0s", whenBusy = Locked.WhenBusy.SKIP)
-        void nightlyReport() {
+        void run() {
             report();
         }
     }

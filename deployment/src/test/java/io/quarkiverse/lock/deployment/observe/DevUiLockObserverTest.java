@@ -12,6 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.deployment.LockTestApplication;
 import io.quarkiverse.lock.runtime.devui.DevUiLockObserver;
 import io.quarkiverse.lock.runtime.devui.LockJsonRPCService;
 import io.quarkus.test.QuarkusUnitTest;
@@ -25,10 +26,7 @@ class DevUiLockObserverTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.provider", "in-memory");
+    static final QuarkusUnitTest APP = LockTestApplication.inMemory();
 
     @Inject
     LockRegistry locks;

@@ -22,6 +22,7 @@ import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.Locked;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.deployment.LockTestApplication;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -35,10 +36,7 @@ class LockMetricsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(root -> root.addClass(Jobs.class))
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.provider", "in-memory")
+    static final QuarkusUnitTest APP = LockTestApplication.inMemory(Jobs.class)
             .overrideConfigKey("quarkus.log.category.\"io.quarkiverse.lock\".level", "DEBUG")
             .setLogRecordPredicate(record -> record.getLoggerName().startsWith("io.quarkiverse.lock"))
             .assertLogRecords(records -> assertThat(records)

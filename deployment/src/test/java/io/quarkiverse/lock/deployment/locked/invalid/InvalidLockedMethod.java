@@ -3,11 +3,13 @@ package io.quarkiverse.lock.deployment.locked.invalid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.lock.deployment.LockTestApplication;
 import io.quarkiverse.lock.testsupport.StartupFailure;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -46,10 +48,9 @@ abstract class InvalidLockedMethod {
     }
 
     private static QuarkusUnitTest app(Class<?>... beans) {
-        return new QuarkusUnitTest()
-                .withApplicationRoot(jar -> jar.addClasses(beans).addClass(InvalidLockedMethod.class))
-                .overrideConfigKey("quarkus.devservices.enabled", "false")
-                .overrideConfigKey("quarkus.lock.provider", "in-memory");
+        Class<?>[] classes = Arrays.copyOf(beans, beans.length + 1);
+        classes[beans.length] = InvalidLockedMethod.class;
+        return LockTestApplication.inMemory(classes);
     }
 
     /** The messages of the failure's leaves: those of its causes and suppressed that have neither of their own. */
