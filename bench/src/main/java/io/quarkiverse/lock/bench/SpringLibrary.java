@@ -56,9 +56,16 @@ final class SpringLibrary implements LockLibrary {
     }
 
     @Override
+    public Waiters waiters(String key) {
+        return BlockingLocks.waiters(() -> registry.obtain(key));
+    }
+
+    @Override
     public synchronized Contender contender(String key, int index) {
         RedisLockRegistry instance = registry();
         instances.add(instance);
+        // Kept until the library closes: destroying a registry after its run broke the next run's PUB_SUB_LOCK
+        // contenders ("Lock was released in the store due to expiration").
         return BlockingLocks.contender(instance.obtain(key));
     }
 
