@@ -18,12 +18,15 @@ import java.util.concurrent.atomic.AtomicLong;
 record Handoff(int contenders, Duration duration, Duration hold) {
 
     Result measure(LockLibrary library, String key) throws InterruptedException {
-        Run run = new Run(System.nanoTime() + duration.toNanos());
-        List<Thread> threads = new ArrayList<>();
+        // The instances first: starting 32 clients can take longer than the run itself.
         List<Contender> instances = new ArrayList<>();
         for (int i = 0; i < contenders; i++) {
-            Contender contender = library.contender(key, i);
-            instances.add(contender);
+            instances.add(library.contender(key, i));
+        }
+        Run run = new Run(System.nanoTime() + duration.toNanos());
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < contenders; i++) {
+            Contender contender = instances.get(i);
             Thread thread = new Thread(() -> run.loop(contender), library.name() + "-contender-" + i);
             threads.add(thread);
         }
