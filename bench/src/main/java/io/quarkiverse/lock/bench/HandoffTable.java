@@ -55,7 +55,7 @@ record HandoffTable(Report report, BenchSettings bench) {
                     svg = svg.line(libraries.get(l).name() + " " + MEASURES[m], l, m, xs, medians[l][m]);
                 }
             }
-            report.chart(chart, title + ": p50, p99, p99.9 and longest wait against contending instances", svg);
+            report.chart(chart, title + ": p50, p99, p99.9 and longest wait", svg);
         }
     }
 

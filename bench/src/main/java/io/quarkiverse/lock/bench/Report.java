@@ -129,6 +129,14 @@ final class Report {
                 + System.getProperty("java.vm.name") + " " + System.getProperty("java.version");
     }
 
+    /**
+     * @param name a library's name in the tables
+     * @return the name without its version and what follows, for narrow headers ("Redisson" for "Redisson 3.52.0")
+     */
+    static String shortName(String name) {
+        return name.replaceAll(" [0-9][0-9.]*([ ,].*)?$", "");
+    }
+
     static String rate(double perSecond) {
         return Double.isNaN(perSecond) ? "n/a" : String.format("%,.0f", perSecond);
     }

@@ -36,7 +36,7 @@ record UncontendedCurve(Report report, BenchSettings bench) {
             List<Column> columns) {
         List<String> header = new ArrayList<>(List.of("concurrency"));
         libraries.forEach(library -> header.add(library.name()));
-        libraries.stream().skip(1).forEach(library -> header.add("ours / " + library.name()));
+        libraries.stream().skip(1).forEach(library -> header.add("ours / " + Report.shortName(library.name())));
         columns.forEach(column -> header.add(column.name()));
         report.section(title, "Each loop locks a key of its own, so nothing is contended: the cost of a lock. "
                 + bench.throughputMethod() + description, header.toArray(new String[0]));
