@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.stream.IntStream;
 
 /**
- * How long and how wide the benchmarks run: the published figures use the defaults (about 12 minutes on two cores);
+ * How long and how wide the benchmarks run: the published figures use the defaults (about 13 minutes on two cores);
  * system properties shorten a run to check that every library works ({@code -Dbench.concurrency=1,4
  * -Dbench.warm-up-seconds=1 -Dbench.round-seconds=1 -Dbench.rounds=1 -Dbench.contenders=2,8
  * -Dbench.handoff-seconds=1 -Dbench.ceiling-requests=2000 -Dbench.waiters=10,100 -Dbench.held-keys=1000,10000}).

@@ -144,7 +144,7 @@ record SvgChart(String title, String xLabel, String yLabel, boolean logY, List<S
         if (value >= 1_000 && value % 1_000 == 0) {
             return format("%.0fk", value / 1_000);
         }
-        return value >= 1 && value == Math.rint(value) ? format("%.0f", value) : format("%s", (float) value);
+        return value == Math.rint(value) ? format("%.0f", value) : format("%s", (float) value);
     }
 
     private static String escape(String text) {
