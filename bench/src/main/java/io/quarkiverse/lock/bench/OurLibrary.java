@@ -51,7 +51,8 @@ final class OurLibrary implements LockLibrary {
     }
 
     /**
-     * On Redis: the application's registry for uncontended pairs, and a Redis store per contender.
+     * On Redis: the application's registry for uncontended pairs, and a Redis store per contender on {@code redis}, the
+     * contenders' client.
      */
     static OurLibrary onRedis(String name, LockRegistry registry, Vertx vertx, Redis redis, LockSettings settings,
             boolean releaseNotifications) {

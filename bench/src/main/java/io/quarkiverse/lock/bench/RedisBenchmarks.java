@@ -3,6 +3,7 @@ package io.quarkiverse.lock.bench;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.DoubleSupplier;
+import java.util.stream.IntStream;
 
 import org.springframework.integration.redis.util.RedisLockRegistry;
 
@@ -13,6 +14,7 @@ import io.quarkiverse.lock.testsupport.RedisServer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
 
 /**
  * The Redis part, on the redis-server the benchmark started: uncontended pairs per second against concurrency beside
@@ -46,32 +48,40 @@ record RedisBenchmarks(App app, RedisServer server, BenchSettings bench) {
         report.line(Report.measured() + ", redis-server " + info.version() + " on loopback.");
         String address = "redis://127.0.0.1:" + server.port();
         int connections = bench.maxConcurrency();
-        try (LockLibrary ours = OurLibrary.onRedis("Quarkus Lock", app.locks(), app.vertx(), app.redis(),
-                app.settings(), true);
-                LockLibrary oursPolling = OurLibrary.onRedis("Quarkus Lock, polling only", app.locks(), app.vertx(),
-                        app.redis(), app.settings(), false);
-                LockLibrary redisson = new RedissonLibrary(address, connections);
-                LockLibrary spring = new SpringLibrary(server.port(), RedisLockRegistry.RedisLockType.SPIN_LOCK,
-                        connections);
-                LockLibrary springPubSub = new SpringLibrary(server.port(),
-                        RedisLockRegistry.RedisLockType.PUB_SUB_LOCK, connections);
-                LockLibrary reactorPort = new ReactorPortLibrary(app.redis())) {
-            uncontended(report, info, ours, redisson, spring);
-            HandoffTable handoff = new HandoffTable(report, bench);
-            handoff.measure("Handoff latency against contending instances", " The libraries that wait for a "
-                    + "release message; the polling ones follow at " + bench.pollingContenders() + " instances.",
-                    bench.contenders(), List.of(ours, redisson, springPubSub), "handoff-latency");
-            handoff.measure("Handoff of the polling designs", " Designs that wait by polling, at "
-                    + bench.pollingContenders() + " instances only (their latency is their polling interval, about "
-                    + "100 ms, at any number of instances).", new int[] { bench.pollingContenders() },
-                    List.of(oursPolling, spring, reactorPort), null);
-            new LocalWaiters(report, bench, info).measure(List.of(ours, redisson, springPubSub, spring),
-                    "Quarkus Lock queues a key's waiters of one JVM in a local line, and only its first asks Redis, "
-                            + "woken by the release message. Redisson's waiters, each with an owner id of its own, "
-                            + "share the key's subscription and retry when a release message comes or the lease "
-                            + "runs out. Spring's registry queues its threads on a local lock per key, and only the "
-                            + "thread holding it asks Redis (SPIN_LOCK: every 100 ms; PUB_SUB_LOCK: on a release "
-                            + "message); Spring's waiters are threads, one per waiter.");
+        // The handoff's instances hold two connections each (commands, release subscription): a client of their
+        // own, so that they do not crowd the application's pool, which the uncontended curve measures.
+        Redis instances = Redis.createClient(app.vertx(), new RedisOptions().setConnectionString(address)
+                .setMaxPoolSize(2 * IntStream.of(bench.contenders()).max().orElse(1) + 8).setMaxPoolWaiting(1024));
+        try {
+            try (LockLibrary ours = OurLibrary.onRedis("Quarkus Lock", app.locks(), app.vertx(), instances,
+                    app.settings(), true);
+                    LockLibrary oursPolling = OurLibrary.onRedis("Quarkus Lock, polling only", app.locks(), app.vertx(),
+                            instances, app.settings(), false);
+                    LockLibrary redisson = new RedissonLibrary(address, connections);
+                    LockLibrary spring = new SpringLibrary(server.port(), RedisLockRegistry.RedisLockType.SPIN_LOCK,
+                            connections);
+                    LockLibrary springPubSub = new SpringLibrary(server.port(),
+                            RedisLockRegistry.RedisLockType.PUB_SUB_LOCK, connections);
+                    LockLibrary reactorPort = new ReactorPortLibrary(app.redis())) {
+                uncontended(report, info, ours, redisson, spring);
+                HandoffTable handoff = new HandoffTable(report, bench);
+                handoff.measure("Handoff latency against contending instances", " The libraries that wait for a "
+                        + "release message; the polling ones follow at " + bench.pollingContenders() + " instances.",
+                        bench.contenders(), List.of(ours, redisson, springPubSub), "handoff-latency");
+                handoff.measure("Handoff of the polling designs", " Designs that wait by polling, at "
+                        + bench.pollingContenders() + " instances only (their latency is their polling interval, about "
+                        + "100 ms, at any number of instances).", new int[] { bench.pollingContenders() },
+                        List.of(oursPolling, spring, reactorPort), null);
+                new LocalWaiters(report, bench, info).measure(List.of(ours, redisson, springPubSub, spring),
+                        "Quarkus Lock queues a key's waiters of one JVM in a local line, and only its first asks Redis, "
+                                + "woken by the release message. Redisson's waiters, each with an owner id of its own, "
+                                + "share the key's subscription and retry when a release message comes or the lease "
+                                + "runs out. Spring's registry queues its threads on a local lock per key, and only the "
+                                + "thread holding it asks Redis (SPIN_LOCK: every 100 ms; PUB_SUB_LOCK: on a release "
+                                + "message); Spring's waiters are threads, one per waiter.");
+            }
+        } finally {
+            instances.close();
         }
         new HeldLocks(report, bench, info, app.locks()).measure();
         lockedOverhead(report);
