@@ -69,8 +69,10 @@ record RedisBenchmarks(App app, RedisServer server, BenchSettings bench) {
                         + "release message; the polling ones follow at " + bench.pollingContenders() + " instances.",
                         bench.contenders(), List.of(ours, redisson, springPubSub), "handoff-latency");
                 handoff.measure("Handoff of the polling designs", " Designs that wait by polling, at "
-                        + bench.pollingContenders() + " instances only (their latency is their polling interval, about "
-                        + "100 ms, at any number of instances).", new int[] { bench.pollingContenders() },
+                        + bench.pollingContenders() + " instances only: their latency is set by how often they ask "
+                        + "(Spring's SPIN_LOCK and the Reactor-port design every 100 ms, Quarkus Lock without release "
+                        + "messages with a growing backoff), not by the number of instances.",
+                        new int[] { bench.pollingContenders() },
                         List.of(oursPolling, spring, reactorPort), null);
                 new LocalWaiters(report, bench, info).measure(List.of(ours, redisson, springPubSub, spring),
                         "Quarkus Lock queues a key's waiters of one JVM in a local line, and only its first asks Redis, "
