@@ -1,6 +1,11 @@
 package io.quarkiverse.lock.bench;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
@@ -58,6 +63,50 @@ final class BlockingLocks {
             @Override
             public void release() {
                 lock.unlock();
+            }
+        };
+    }
+
+    /**
+     * @param lock obtains the key's lock from the library's one registry
+     * @return waiters that are threads of their own, each waiting with {@code tryLock}; the holder is the caller's
+     *         thread
+     */
+    static Waiters waiters(Supplier<Lock> lock) {
+        Lock holder = lock.get();
+        ExecutorService threads = Executors.newCachedThreadPool();
+        return new Waiters() {
+            @Override
+            public void hold() {
+                holder.lock();
+            }
+
+            @Override
+            public CompletableFuture<Void> queue(int count) {
+                List<CompletableFuture<?>> all = new ArrayList<>();
+                for (int i = 0; i < count; i++) {
+                    all.add(CompletableFuture.runAsync(() -> {
+                        Lock waiting = lock.get();
+                        try {
+                            if (waiting.tryLock(LockLibrary.WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                                waiting.unlock();
+                            }
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }, threads));
+                }
+                return CompletableFuture.allOf(all.toArray(new CompletableFuture[0]));
+            }
+
+            @Override
+            public void release() {
+                holder.unlock();
+            }
+
+            @Override
+            public void close() {
+                threads.shutdownNow();
             }
         };
     }

@@ -1,9 +1,10 @@
 package io.quarkiverse.lock.bench;
 
 /**
- * One contender for a lock in the handoff benchmark, driven by a thread of its own: acquire, hold, release.
+ * One contender for a lock in the handoff benchmark, driven by a thread of its own: acquire, hold, release; closed when its run
+ * ended.
  */
-interface Contender {
+interface Contender extends AutoCloseable {
 
     /**
      * Waits for the lock, up to 30 seconds.
@@ -18,4 +19,11 @@ interface Contender {
      * @throws Exception if the library failed
      */
     void release() throws Exception;
+
+    /**
+     * Frees what the contender's instance holds (its client, registry or connections), once its run ended.
+     */
+    @Override
+    default void close() {
+    }
 }

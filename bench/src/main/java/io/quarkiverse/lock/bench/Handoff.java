@@ -10,24 +10,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * Contenders standing for separate instances pass one lock around, each holding it about a millisecond. A contender
  * that released asks again only after another one has taken the lock, so every handoff wakes a real waiter (no
  * barging). Measures the time from a release to the next acquisition, and the longest wait of any acquisition.
+ *
+ * @param contenders how many contenders, each standing for an instance of its own
+ * @param duration how long they pass the lock around
+ * @param hold how long each holds it
  */
-final class Handoff {
-
-    private final int contenders;
-    private final Duration duration;
-    private final Duration hold;
-
-    Handoff(int contenders, Duration duration, Duration hold) {
-        this.contenders = contenders;
-        this.duration = duration;
-        this.hold = hold;
-    }
+record Handoff(int contenders, Duration duration, Duration hold) {
 
     Result measure(LockLibrary library, String key) throws InterruptedException {
+        // The instances first: starting 32 clients can take longer than the run itself.
+        List<Contender> instances = new ArrayList<>();
+        for (int i = 0; i < contenders; i++) {
+            instances.add(library.contender(key, i));
+        }
         Run run = new Run(System.nanoTime() + duration.toNanos());
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < contenders; i++) {
-            Contender contender = library.contender(key, i);
+            Contender contender = instances.get(i);
             Thread thread = new Thread(() -> run.loop(contender), library.name() + "-contender-" + i);
             threads.add(thread);
         }
@@ -35,6 +34,7 @@ final class Handoff {
         for (Thread thread : threads) {
             thread.join(Duration.ofMinutes(2).toMillis());
         }
+        instances.forEach(Contender::close);
         return run.result();
     }
 
@@ -106,7 +106,7 @@ final class Handoff {
                 long[] sorted = Arrays.copyOf(handoffs, handoffCount);
                 Arrays.sort(sorted);
                 return new Result(handoffCount, percentile(sorted, 0.50), percentile(sorted, 0.99),
-                        maxWaitNanos / 1e6, giveUps.get());
+                        percentile(sorted, 0.999), maxWaitNanos / 1e6, giveUps.get());
             }
         }
 
@@ -122,9 +122,10 @@ final class Handoff {
      * @param handoffs how many handoffs were measured
      * @param p50Millis median handoff latency
      * @param p99Millis 99th percentile handoff latency
+     * @param p999Millis 99.9th percentile handoff latency
      * @param longestWaitMillis the longest any acquisition waited
      * @param giveUps acquisitions whose wait ran out
      */
-    record Result(int handoffs, double p50Millis, double p99Millis, double longestWaitMillis, long giveUps) {
+    record Result(int handoffs, double p50Millis, double p99Millis, double p999Millis, double longestWaitMillis, long giveUps) {
     }
 }

@@ -26,11 +26,4 @@ final class HeapFootprint {
         }
         return used;
     }
-
-    /**
-     * @param held heap while the locks were held, minus the heap before
-     * @param afterRelease heap after they were released and their handles dropped, minus the heap before
-     */
-    record Result(long held, long afterRelease) {
-    }
 }

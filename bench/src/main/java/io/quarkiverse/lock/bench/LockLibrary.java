@@ -30,6 +30,15 @@ interface LockLibrary extends AutoCloseable {
      */
     Contender contender(String key, int index);
 
+    /**
+     * @param key the lock key
+     * @return acquisitions of {@code key} waiting in this JVM, through the library's one client or registry; null
+     *         for the libraries the benchmark does not measure so
+     */
+    default Waiters waiters(String key) {
+        return null;
+    }
+
     @Override
     default void close() {
     }

@@ -3,6 +3,7 @@ package io.quarkiverse.lock.bench;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import io.quarkiverse.lock.LockRegistry;
@@ -50,7 +51,8 @@ final class OurLibrary implements LockLibrary {
     }
 
     /**
-     * On Redis: the application's registry for uncontended pairs, and a Redis store per contender.
+     * On Redis: the application's registry for uncontended pairs, and a Redis store per contender on {@code redis}, the
+     * contenders' client.
      */
     static OurLibrary onRedis(String name, LockRegistry registry, Vertx vertx, Redis redis, LockSettings settings,
             boolean releaseNotifications) {
@@ -88,6 +90,32 @@ final class OurLibrary implements LockLibrary {
     }
 
     @Override
+    public Waiters waiters(String key) {
+        ReactiveDistributedLock holder = registry.obtain(key);
+        return new Waiters() {
+            @Override
+            public void hold() {
+                holder.acquire(Duration.ZERO, LEASE).await().atMost(WAIT);
+            }
+
+            @Override
+            public CompletableFuture<Void> queue(int count) {
+                List<CompletableFuture<?>> all = new ArrayList<>();
+                for (int i = 0; i < count; i++) {
+                    ReactiveDistributedLock lock = registry.obtain(key);
+                    all.add(lock.acquire(WAIT, LEASE).flatMap(acquired -> lock.release()).subscribeAsCompletionStage());
+                }
+                return CompletableFuture.allOf(all.toArray(new CompletableFuture[0]));
+            }
+
+            @Override
+            public void release() {
+                holder.release().await().atMost(WAIT);
+            }
+        };
+    }
+
+    @Override
     public synchronized Contender contender(String key, int index) {
         DefaultLockRegistry instance = start(instanceStores.get(), vertx, settings);
         instances.add(instance);
@@ -105,6 +133,14 @@ final class OurLibrary implements LockLibrary {
             @Override
             public void release() {
                 lock.release().await().indefinitely();
+            }
+
+            @Override
+            public void close() {
+                synchronized (OurLibrary.this) {
+                    instances.remove(instance);
+                }
+                instance.close();
             }
         };
     }

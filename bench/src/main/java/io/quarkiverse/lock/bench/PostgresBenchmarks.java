@@ -16,22 +16,21 @@ import io.vertx.mutiny.sqlclient.Pool;
  * The PostgreSQL part: Quarkus Lock's PostgreSQL store beside Spring Integration's {@code JdbcLockRegistry} and
  * ShedLock's JDBC provider, on one private PostgreSQL server that this part starts and stops (a shutdown hook of
  * {@link PostgresServer} stops it too if the run fails or the JVM exits).
+ *
+ * @param vertx the application's Vert.x
+ * @param settings the application's lock settings
+ * @param bench how long and how wide
  */
-final class PostgresBenchmarks {
+record PostgresBenchmarks(Vertx vertx, LockSettings settings, BenchSettings bench) {
 
     private static final PostgresTable TABLE = PostgresTable.parse("bench_locks");
     /** The connections of each contender: ours keeps one of them to listen for hand-overs. */
     private static final int INSTANCE_POOL = 4;
-
-    private final Vertx vertx;
-    private final LockSettings settings;
-    private final BenchSettings bench;
-
-    PostgresBenchmarks(Vertx vertx, LockSettings settings, BenchSettings bench) {
-        this.vertx = vertx;
-        this.settings = settings;
-        this.bench = bench;
-    }
+    /**
+     * The highest concurrency: three libraries' pools of that many connections, and the contenders' pools, stay
+     * within the server's 300 connections.
+     */
+    private static final int MAX_CONCURRENCY = 64;
 
     void run(Report report) throws InterruptedException {
         try (PostgresServer server = PostgresServer.start();
@@ -44,7 +43,7 @@ final class PostgresBenchmarks {
             report.line(Report.measured() + ", PostgreSQL " + version + " on loopback, started by the benchmark "
                     + "(fsync and synchronous commit off, as in the tests): the JDBC libraries through HikariCP and "
                     + "the PostgreSQL driver, Quarkus Lock through the reactive PostgreSQL client.");
-            int threads = bench.maxConcurrency();
+            int threads = Math.min(MAX_CONCURRENCY, bench.maxConcurrency());
             try (LockLibrary ours = OurLibrary.standalone("Quarkus Lock", store(connections.reactive(threads)),
                     vertx, settings, () -> store(connections.reactive(INSTANCE_POOL)));
                     LockLibrary spring = new SpringJdbcLibrary(connections.jdbc(threads, threads),
@@ -55,13 +54,13 @@ final class PostgresBenchmarks {
                     LockLibrary shedLock = new ShedLockLibrary(connections.jdbc(threads, threads),
                             () -> connections.jdbc(INSTANCE_POOL, 1), threads)) {
                 uncontended(report, ours, spring, shedLock);
-                report.handoffTable("PostgreSQL: handoff under contention", bench.handoffMethod() + " Each "
-                        + "contender has a connection pool of its own. Quarkus Lock's release hands the lock to the "
-                        + "first waiter in line and announces it with pg_notify; Spring's JdbcLockRegistry retries "
-                        + "every idleBetweenTries (100 ms unless set; the second Spring row sets "
-                        + ShedLockLibrary.POLL_MILLIS + " ms); ShedLock only takes a lock or skips, so its contender "
-                        + "retries every " + ShedLockLibrary.POLL_MILLIS + " ms, as a user's retry loop would.",
-                        bench.handoff(), List.of(ours, spring, springPolling, shedLock));
+                new HandoffTable(report, bench).measure("PostgreSQL: handoff under contention",
+                        " Each contender has a connection pool of its own. Quarkus Lock's release hands the lock to the "
+                                + "first waiter in line and announces it with pg_notify; Spring's JdbcLockRegistry retries "
+                                + "every idleBetweenTries (100 ms unless set; the second Spring row sets "
+                                + ShedLockLibrary.POLL_MILLIS + " ms); ShedLock only takes a lock or skips, so its contender "
+                                + "retries every " + ShedLockLibrary.POLL_MILLIS + " ms, as a user's retry loop would.",
+                        new int[] { bench.pollingContenders() }, List.of(ours, spring, springPolling, shedLock), null);
             }
         }
     }
@@ -72,19 +71,10 @@ final class PostgresBenchmarks {
     }
 
     private void uncontended(Report report, LockLibrary ours, LockLibrary spring, LockLibrary shedLock) {
-        Throughput throughput = bench.throughput();
-        report.section("PostgreSQL: uncontended acquire+release pairs per second",
-                "Each loop locks a key of its own, so nothing is contended: the cost of a lock. "
-                        + bench.throughputMethod() + " Each library has a pool of as many connections as the "
-                        + "highest concurrency; the JDBC libraries' blocking calls run on as many threads.",
-                "concurrency", "Quarkus Lock", "Spring JdbcLockRegistry", "ShedLock JDBC", "ours / Spring",
-                "ours / ShedLock");
-        for (int concurrency : bench.concurrency()) {
-            double o = throughput.measure(concurrency, i -> ours.acquireAndRelease("u-ours-" + i)).median();
-            double s = throughput.measure(concurrency, i -> spring.acquireAndRelease("u-spring-" + i)).median();
-            double l = throughput.measure(concurrency, i -> shedLock.acquireAndRelease("u-shedlock-" + i)).median();
-            report.row(Integer.toString(concurrency), Report.rate(o), Report.rate(s), Report.rate(l),
-                    Report.ratio(o / s), Report.ratio(o / l));
-        }
+        new UncontendedCurve(report, bench).measure("PostgreSQL: uncontended acquire+release pairs per second",
+                " Each library has a pool of as many connections as the highest concurrency (at most "
+                        + MAX_CONCURRENCY + "); the JDBC libraries' blocking calls run on as many threads.",
+                "postgresql-uncontended-pairs", bench.concurrencyUpTo(MAX_CONCURRENCY), List.of(ours, spring, shedLock),
+                List.of());
     }
 }

@@ -12,20 +12,14 @@ import java.util.regex.Pattern;
  * What Redis itself can do with our two scripts: {@code redis-benchmark} calling the acquire and the release script
  * by EVALSHA on random keys, at a given concurrency, with or without pipelining. A pair costs one of each, so the
  * pair ceiling is the harmonic combination of the two rates.
+ *
+ * @param port the redis-server's port
+ * @param acquireSha the loaded acquire script's SHA-1
+ * @param releaseSha the loaded release script's SHA-1
  */
-final class RedisBenchmarkCeiling {
+record RedisBenchmarkCeiling(int port, String acquireSha, String releaseSha) {
 
     private static final Pattern RATE = Pattern.compile("([0-9.]+) requests per second");
-
-    private final int port;
-    private final String acquireSha;
-    private final String releaseSha;
-
-    RedisBenchmarkCeiling(int port, String acquireSha, String releaseSha) {
-        this.port = port;
-        this.acquireSha = acquireSha;
-        this.releaseSha = releaseSha;
-    }
 
     /**
      * @return pairs per second, or NaN if redis-benchmark is not installed

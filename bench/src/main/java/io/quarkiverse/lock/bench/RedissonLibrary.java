@@ -2,11 +2,13 @@ package io.quarkiverse.lock.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
+import org.redisson.api.RLockAsync;
 import org.redisson.api.RLockReactive;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.RedissonReactiveClient;
@@ -57,6 +59,34 @@ final class RedissonLibrary implements LockLibrary {
     }
 
     @Override
+    public Waiters waiters(String key) {
+        RLockAsync lock = shared.getLock(key);
+        long holder = owners.incrementAndGet();
+        return new Waiters() {
+            @Override
+            public void hold() {
+                lock.tryLockAsync(0, LEASE_MILLIS, TimeUnit.MILLISECONDS, holder).toCompletableFuture().join();
+            }
+
+            @Override
+            public CompletableFuture<Void> queue(int count) {
+                List<CompletableFuture<?>> all = new ArrayList<>();
+                for (int i = 0; i < count; i++) {
+                    long owner = owners.incrementAndGet();
+                    all.add(lock.tryLockAsync(WAIT_MILLIS, LEASE_MILLIS, TimeUnit.MILLISECONDS, owner)
+                            .thenCompose(acquired -> lock.unlockAsync(owner)).toCompletableFuture());
+                }
+                return CompletableFuture.allOf(all.toArray(new CompletableFuture[0]));
+            }
+
+            @Override
+            public void release() {
+                lock.unlockAsync(holder).toCompletableFuture().join();
+            }
+        };
+    }
+
+    @Override
     public synchronized Contender contender(String key, int index) {
         RedissonClient instance = Redisson.create(config(address, 4));
         instances.add(instance);
@@ -72,6 +102,14 @@ final class RedissonLibrary implements LockLibrary {
             @Override
             public void release() {
                 lock.unlock();
+            }
+
+            @Override
+            public void close() {
+                synchronized (RedissonLibrary.this) {
+                    instances.remove(instance);
+                }
+                instance.shutdown();
             }
         };
     }

@@ -18,11 +18,14 @@ final class Report {
     /** The parts of the page, in their order. */
     static final List<String> PARTS = List.of("redis", "postgresql");
 
-    private static final String HEADER = "= Benchmarks\n\n"
+    private static final String HEADER = "= Benchmarks\n// GitHub shows the page from its folder; Antora finds the images itself.\n"
+            + "ifdef::env-github[:imagesdir: ../images]\n\n"
             + "Produced by the benchmark module; see the README for the command. Figures from one run on one "
-            + "machine: compare libraries within a table, not across machines.\n\n";
+            + "machine: compare libraries within a table, not across machines. Each figure is the median of its "
+            + "runs, with the lowest and the highest run in brackets.\n\n";
 
     private final Map<String, StringBuilder> parts = new LinkedHashMap<>();
+    private final Map<String, SvgChart> charts = new LinkedHashMap<>();
     private StringBuilder adoc;
     private boolean tableOpen;
 
@@ -57,6 +60,20 @@ final class Report {
         tableOpen = true;
     }
 
+    /**
+     * Shows a chart below the table before it: written as {@code <name>.svg} into the page's {@code images} folder
+     * (beside its {@code pages} folder, as Antora has it) when the page is written.
+     *
+     * @param name the image's file name, without {@code .svg}
+     * @param alt the image's text where it cannot be shown
+     * @param chart the chart
+     */
+    void chart(String name, String alt, SvgChart chart) {
+        closeTable();
+        charts.put(name + ".svg", chart);
+        adoc.append("image::").append(name).append(".svg[").append(alt.replace("]", "")).append("]\n\n");
+    }
+
     void row(String... cells) {
         System.out.println(String.join(" | ", cells));
         adoc.append("\n");
@@ -66,7 +83,8 @@ final class Report {
     }
 
     /**
-     * Writes the page: the parts this run measured, and the other parts as the file had them.
+     * Writes the page: the parts this run measured, and the other parts as the file had them; and this run's charts
+     * into the {@code images} folder beside the page's folder.
      *
      * @param file the page
      * @throws IOException if it could not be read or written
@@ -83,6 +101,10 @@ final class Report {
             }
         }
         Files.writeString(file, page.toString().stripTrailing() + "\n");
+        Path images = file.toAbsolutePath().getParent().resolveSibling("images");
+        for (Map.Entry<String, SvgChart> chart : charts.entrySet()) {
+            chart.getValue().write(images.resolve(chart.getKey()));
+        }
     }
 
     private static String kept(String page, String name) {
@@ -107,8 +129,24 @@ final class Report {
                 + System.getProperty("java.vm.name") + " " + System.getProperty("java.version");
     }
 
+    /**
+     * @param name a library's name in the tables
+     * @return the name without its version and what follows, for narrow headers ("Redisson" for "Redisson 3.52.0")
+     */
+    static String shortName(String name) {
+        return name.replaceAll(" [0-9][0-9.]*([ ,].*)?$", "");
+    }
+
     static String rate(double perSecond) {
         return Double.isNaN(perSecond) ? "n/a" : String.format("%,.0f", perSecond);
+    }
+
+    static String rate(Spread perSecond) {
+        return perSecond.format(Report::rate);
+    }
+
+    static String millis(Spread value) {
+        return value.format(Report::millis);
     }
 
     static String ratio(double value) {
@@ -121,24 +159,5 @@ final class Report {
 
     static String megabytes(long bytes) {
         return String.format("%.2f MB", bytes / 1_048_576.0);
-    }
-
-    /**
-     * A handoff table: one row per library, measured one after the other on a key of its own.
-     *
-     * @param title the section's title
-     * @param description what the table shows and how it was measured
-     * @param handoff the measurement
-     * @param libraries the rows
-     * @throws InterruptedException if interrupted while the contenders ran
-     */
-    void handoffTable(String title, String description, Handoff handoff, List<LockLibrary> libraries)
-            throws InterruptedException {
-        section(title, description, "library", "handoffs", "p50 ms", "p99 ms", "longest wait ms", "give-ups");
-        for (LockLibrary library : libraries) {
-            Handoff.Result result = handoff.measure(library, "handoff-" + library.name().replaceAll("\\W", ""));
-            row(library.name(), Integer.toString(result.handoffs()), millis(result.p50Millis()),
-                    millis(result.p99Millis()), millis(result.longestWaitMillis()), Long.toString(result.giveUps()));
-        }
     }
 }

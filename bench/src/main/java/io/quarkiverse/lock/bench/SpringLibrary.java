@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.bench;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +21,9 @@ import io.smallrye.mutiny.Uni;
  */
 final class SpringLibrary implements LockLibrary {
 
+    /** The connections the handoff's registries may take beside the callers': subscriptions and their commands. */
+    private static final int INSTANCE_CONNECTIONS = 512;
+
     private final RedisLockRegistry.RedisLockType type;
     private final JedisConnectionFactory connections;
     private final RedisLockRegistry registry;
@@ -29,8 +33,11 @@ final class SpringLibrary implements LockLibrary {
     SpringLibrary(int port, RedisLockRegistry.RedisLockType type, int threads) {
         this.type = type;
         GenericObjectPoolConfig<Object> pool = new GenericObjectPoolConfig<>();
-        pool.setMaxTotal(threads * 2 + 16);
-        pool.setMaxIdle(threads * 2 + 16);
+        // Each PUB_SUB_LOCK registry keeps a connection for its subscription, and the handoff's registries stay
+        // until the library closes: room for them, and a bounded wait instead of a hang if that is not enough.
+        pool.setMaxTotal(threads * 2 + INSTANCE_CONNECTIONS);
+        pool.setMaxIdle(threads * 2 + INSTANCE_CONNECTIONS);
+        pool.setMaxWait(Duration.ofMillis(WAIT_MILLIS));
         this.connections = new JedisConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port),
                 JedisClientConfiguration.builder().usePooling().poolConfig(pool).build());
         this.connections.afterPropertiesSet();
@@ -56,9 +63,16 @@ final class SpringLibrary implements LockLibrary {
     }
 
     @Override
+    public Waiters waiters(String key) {
+        return BlockingLocks.waiters(() -> registry.obtain(key));
+    }
+
+    @Override
     public synchronized Contender contender(String key, int index) {
         RedisLockRegistry instance = registry();
         instances.add(instance);
+        // Kept until the library closes: destroying a registry after its run broke the next run's PUB_SUB_LOCK
+        // contenders ("Lock was released in the store due to expiration").
         return BlockingLocks.contender(instance.obtain(key));
     }
 

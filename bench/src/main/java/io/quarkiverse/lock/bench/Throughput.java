@@ -2,7 +2,6 @@ package io.quarkiverse.lock.bench;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,32 +12,25 @@ import io.smallrye.mutiny.Uni;
 /**
  * Measures how many operations per second a number of concurrent loops complete: each loop runs the operation again
  * as soon as its previous run ended, until the round ends. Reports the median of several rounds after a warm-up.
+ *
+ * @param warmUp how long the operation runs before it is measured
+ * @param round how long one measured round lasts
+ * @param rounds how many rounds are measured
  */
-final class Throughput {
-
-    private final Duration warmUp;
-    private final Duration round;
-    private final int rounds;
-
-    Throughput(Duration warmUp, Duration round, int rounds) {
-        this.warmUp = warmUp;
-        this.round = round;
-        this.rounds = rounds;
-    }
+record Throughput(Duration warmUp, Duration round, int rounds) {
 
     /**
      * @param concurrency how many loops run at once
      * @param operation the operation of loop {@code i}
      * @return the median operations per second, and the spread of the rounds
      */
-    Result measure(int concurrency, IntFunction<Uni<?>> operation) {
+    Spread measure(int concurrency, IntFunction<Uni<?>> operation) {
         run(concurrency, operation, warmUp);
         double[] perSecond = new double[rounds];
         for (int r = 0; r < rounds; r++) {
             perSecond[r] = run(concurrency, operation, round) / (round.toNanos() / 1e9);
         }
-        Arrays.sort(perSecond);
-        return new Result(perSecond[rounds / 2], perSecond[0], perSecond[rounds - 1]);
+        return Spread.of(perSecond);
     }
 
     private static long run(int concurrency, IntFunction<Uni<?>> operation, Duration duration) {
@@ -64,18 +56,5 @@ final class Throughput {
             done.incrementAndGet();
             next(operation, loop, deadline, done, finished);
         }, finished::completeExceptionally);
-    }
-
-    /**
-     * @param median the median of the rounds, operations per second
-     * @param min the slowest round
-     * @param max the fastest round
-     */
-    record Result(double median, double min, double max) {
-
-        @Override
-        public String toString() {
-            return String.format("%,.0f ops/s (rounds %,.0f to %,.0f)", median, min, max);
-        }
     }
 }

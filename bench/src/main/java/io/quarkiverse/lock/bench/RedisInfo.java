@@ -1,0 +1,63 @@
+package io.quarkiverse.lock.bench;
+
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+
+/**
+ * What the benchmark asks the redis-server about itself: its version, how many commands it has run, how much memory
+ * it uses; and the scripts it loads and the flush between memory runs.
+ *
+ * @param redis the application's Redis client
+ */
+record RedisInfo(Redis redis) {
+
+    /** @return the server's version */
+    String version() {
+        return field("server", "redis_version");
+    }
+
+    /** @return the commands the server has run so far, by {@code INFO commandstats}, leaving out INFO itself */
+    long commandCalls() {
+        long calls = 0;
+        for (String line : info("commandstats").split("\r?\n")) {
+            if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:")) {
+                int from = line.indexOf("calls=") + "calls=".length();
+                calls += Long.parseLong(line.substring(from, line.indexOf(',', from)));
+            }
+        }
+        return calls;
+    }
+
+    /** @return the server's {@code used_memory}, bytes */
+    long usedMemory() {
+        return Long.parseLong(field("memory", "used_memory"));
+    }
+
+    /** Deletes every key: what a memory run left behind (its fencing counters). */
+    void flush() {
+        send(Request.cmd(Command.FLUSHDB));
+    }
+
+    /** Loads a script into the server's cache; the server answers with its SHA-1. */
+    String loadScript(String source) {
+        return send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(source));
+    }
+
+    private String field(String section, String name) {
+        for (String line : info(section).split("\r?\n")) {
+            if (line.startsWith(name + ":")) {
+                return line.substring(name.length() + 1).trim();
+            }
+        }
+        return "(unknown)";
+    }
+
+    private String info(String section) {
+        return send(Request.cmd(Command.INFO).arg(section));
+    }
+
+    private String send(Request request) {
+        return redis.send(request).toCompletionStage().toCompletableFuture().join().toString();
+    }
+}
