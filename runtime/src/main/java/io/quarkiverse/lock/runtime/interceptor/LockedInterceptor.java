@@ -84,7 +84,14 @@ public class LockedInterceptor {
         }
     }
 
+    /**
+     * The recovery of a skipped call is attached only to methods that skip when busy: each Mutiny operator captures
+     * and restores the caller's context (SmallRye Context Propagation), a cost every call would pay for nothing.
+     */
     private Uni<Object> lockUni(LockedMethod method, String key, Uni<Object> body) {
+        if (!method.skipWhenBusy) {
+            return Uni.createFrom().deferred(() -> obtain(method, key).acquireAndExecute(method.wait, method.lease, body));
+        }
         return Uni.createFrom().deferred(() -> obtain(method, key)
                 .acquireAndExecute(method.wait, method.lease, body)
                 .onFailure(failure -> method.skips(failure, key)).recoverWithUni(() -> {
@@ -94,6 +101,10 @@ public class LockedInterceptor {
     }
 
     private Multi<Object> lockMulti(LockedMethod method, String key, Multi<Object> body) {
+        if (!method.skipWhenBusy) {
+            return Multi.createFrom()
+                    .deferred(() -> obtain(method, key).acquireAndExecuteMany(method.wait, method.lease, body));
+        }
         return Multi.createFrom().deferred(() -> obtain(method, key)
                 .acquireAndExecuteMany(method.wait, method.lease, body)
                 .onFailure(failure -> method.skips(failure, key)).recoverWithMulti(() -> {
