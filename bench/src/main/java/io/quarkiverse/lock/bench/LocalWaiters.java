@@ -32,9 +32,11 @@ record LocalWaiters(Report report, BenchSettings bench, RedisInfo info) {
         report.section(title, "One holder takes a key, then that many acquisitions of the same key wait for it in the "
                 + "same JVM, through one client or registry; each releases as soon as it got the lock. Redis "
                 + "commands per second are counted by INFO commandstats over " + WINDOW_MILLIS + " ms while they wait; "
-                + "the time to the last is from the holder's release until the last waiter got the lock. "
+                + "Redis counts the commands a script runs inside the server as well as the script itself, so the scripts run per "
+                + "second are shown too. The time to the last is from the holder's release until the last waiter got the "
+                + "lock. "
                 + behaviour + " Median of " + bench.rounds() + " runs, lowest and highest in brackets.", "library",
-                "waiters", "Redis commands/s while waiting", "ms until the last got the lock");
+                "waiters", "Redis commands/s while waiting", "of which scripts/s", "ms until the last got the lock");
         int[] counts = bench.waiters();
         double[] xs = Arrays.stream(counts).asDoubleStream().toArray();
         SvgChart commands = SvgChart.of("Redis commands per second while the waiters wait", "waiters on one key",
@@ -47,18 +49,21 @@ record LocalWaiters(Report report, BenchSettings bench, RedisInfo info) {
             double[] drainMedians = new double[counts.length];
             for (int c = 0; c < counts.length; c++) {
                 double[] rates = new double[bench.rounds()];
+                double[] scripts = new double[bench.rounds()];
                 double[] drains = new double[bench.rounds()];
                 for (int r = 0; r < rates.length; r++) {
                     double[] run = run(library, "waiters-" + library.name().replaceAll("\\W", "") + "-" + counts[c]
                             + "-" + r, counts[c]);
                     rates[r] = run[0];
-                    drains[r] = run[1];
+                    scripts[r] = run[1];
+                    drains[r] = run[2];
                 }
                 Spread rate = Spread.of(rates);
                 Spread last = Spread.of(drains);
                 commandMedians[c] = rate.median();
                 drainMedians[c] = last.median();
-                report.row(library.name(), Integer.toString(counts[c]), Report.rate(rate), Report.millis(last));
+                report.row(library.name(), Integer.toString(counts[c]), Report.rate(rate), Report.rate(Spread.of(scripts)),
+                        Report.millis(last));
             }
             commands = commands.line(library.name(), l, 0, xs, commandMedians);
             drain = drain.line(library.name(), l, 0, xs, drainMedians);
@@ -68,24 +73,29 @@ record LocalWaiters(Report report, BenchSettings bench, RedisInfo info) {
         report.chart("waiters-last", "Time until the last waiter got the lock, against waiters", drain);
     }
 
-    /** @return commands per second while waiting, and milliseconds until the last got the lock (NaN if it timed out) */
+    /**
+     * @return commands and scripts per second while waiting, and milliseconds until the last got the lock (NaN if it
+     *         timed out)
+     */
     private double[] run(LockLibrary library, String key, int count) throws Exception {
         try (Waiters waiters = library.waiters(key)) {
             waiters.hold();
             CompletableFuture<Void> all = waiters.queue(count);
             Thread.sleep(SETTLE_MILLIS);
-            long before = info.commandCalls();
+            long commandsBefore = info.commandCalls();
+            long scriptsBefore = info.scriptCalls();
             long from = System.nanoTime();
             Thread.sleep(WINDOW_MILLIS);
-            long calls = info.commandCalls() - before;
-            double perSecond = calls / ((System.nanoTime() - from) / 1e9);
+            long commands = info.commandCalls() - commandsBefore;
+            long scripts = info.scriptCalls() - scriptsBefore;
+            double seconds = (System.nanoTime() - from) / 1e9;
             long releasedAt = System.nanoTime();
             waiters.release();
             try {
                 all.get(LockLibrary.WAIT_MILLIS, TimeUnit.MILLISECONDS);
-                return new double[] { perSecond, (System.nanoTime() - releasedAt) / 1e6 };
+                return new double[] { commands / seconds, scripts / seconds, (System.nanoTime() - releasedAt) / 1e6 };
             } catch (TimeoutException e) {
-                return new double[] { perSecond, Double.NaN };
+                return new double[] { commands / seconds, scripts / seconds, Double.NaN };
             }
         }
     }

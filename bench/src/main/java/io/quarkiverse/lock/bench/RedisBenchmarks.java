@@ -66,8 +66,10 @@ record RedisBenchmarks(App app, RedisServer server, BenchSettings bench) {
                 uncontended(report, info, ours, redisson, spring);
                 HandoffTable handoff = new HandoffTable(report, bench);
                 handoff.measure("Handoff latency against contending instances", " The libraries that wait for a "
-                        + "release message; the polling ones follow at " + bench.pollingContenders() + " instances.",
-                        bench.contenders(), List.of(ours, redisson, springPubSub), "handoff-latency");
+                        + "release message, and the floor this machine's scheduler sets: a fair lock inside the JVM "
+                        + "passed around by the same threads, each handoff one thread wake-up without network or "
+                        + "server; the polling ones follow at " + bench.pollingContenders() + " instances.",
+                        bench.contenders(), List.of(ours, redisson, springPubSub, new MachineFloor()), "handoff-latency");
                 handoff.measure("Handoff of the polling designs", " Designs that wait by polling, at "
                         + bench.pollingContenders() + " instances only: their latency is set by how often they ask "
                         + "(Spring's SPIN_LOCK and the Reactor-port design every 100 ms, Quarkus Lock without release "
@@ -118,14 +120,15 @@ record RedisBenchmarks(App app, RedisServer server, BenchSettings bench) {
         Throughput throughput = bench.throughput();
         report.section("@Locked overhead",
                 "The same empty critical section through the @Locked interceptor and through acquireAndExecute, "
-                        + "uncontended (a key per loop). " + bench.throughputMethod(),
+                        + "uncontended (a key per loop), measured round by round in turns, each going first in every "
+                        + "other round, after a warm-up of both. " + bench.throughputMethod()
+                        + " The ratio is the median of the rounds' ratios.",
                 "concurrency", "acquireAndExecute", "@Locked", "@Locked / direct");
         for (int concurrency : bench.concurrency()) {
-            Spread direct = throughput.measure(concurrency, i -> app.locks().obtain("bench-direct-" + i)
-                    .acquireAndExecute(WAIT, LEASE, Uni.createFrom().item(i)));
-            Spread locked = throughput.measure(concurrency, app.target()::work);
-            report.row(Integer.toString(concurrency), Report.rate(direct), Report.rate(locked),
-                    Report.ratio(locked.median() / direct.median()));
+            Spread[] compared = throughput.compare(concurrency, i -> app.locks().obtain("bench-direct-" + i)
+                    .acquireAndExecute(WAIT, LEASE, Uni.createFrom().item(i)), app.target()::work);
+            report.row(Integer.toString(concurrency), Report.rate(compared[0]), Report.rate(compared[1]),
+                    compared[2].format(Report::ratio));
         }
     }
 }

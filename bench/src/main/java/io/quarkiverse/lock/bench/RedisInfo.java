@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.bench;
 
+import java.util.Set;
+
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
@@ -12,19 +14,36 @@ import io.vertx.redis.client.Request;
  */
 record RedisInfo(Redis redis) {
 
+    /** The commands that run a script. */
+    private static final Set<String> SCRIPTS = Set.of("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro");
+
     /** @return the server's version */
     String version() {
         return field("server", "redis_version");
     }
 
-    /** @return the commands the server has run so far, by {@code INFO commandstats}, leaving out INFO itself */
+    /**
+     * @return the commands the server has run so far, by {@code INFO commandstats}, leaving out INFO itself: the ones
+     *         clients sent and the ones their scripts ran inside the server
+     */
     long commandCalls() {
+        return calls(false);
+    }
+
+    /** @return the scripts the server has run so far ({@code EVAL}, {@code EVALSHA}, {@code FCALL}), each once */
+    long scriptCalls() {
+        return calls(true);
+    }
+
+    private long calls(boolean scriptsOnly) {
         long calls = 0;
         for (String line : info("commandstats").split("\r?\n")) {
-            if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:")) {
-                int from = line.indexOf("calls=") + "calls=".length();
-                calls += Long.parseLong(line.substring(from, line.indexOf(',', from)));
+            if (!line.startsWith("cmdstat_") || line.startsWith("cmdstat_info:")
+                    || scriptsOnly && !SCRIPTS.contains(line.substring("cmdstat_".length(), line.indexOf(':')))) {
+                continue;
             }
+            int from = line.indexOf("calls=") + "calls=".length();
+            calls += Long.parseLong(line.substring(from, line.indexOf(',', from)));
         }
         return calls;
     }

@@ -33,6 +33,31 @@ record Throughput(Duration warmUp, Duration round, int rounds) {
         return Spread.of(perSecond);
     }
 
+    /**
+     * Measures two operations round by round, alternating which goes first, after a warm-up of both, so that neither
+     * profits from running after the other (a warmer JIT, a quieter machine).
+     *
+     * @param concurrency how many loops run at once
+     * @param first the first operation of loop {@code i}
+     * @param second the second operation of loop {@code i}
+     * @return the operations per second of the first and of the second, and the ratio second / first of each round
+     */
+    Spread[] compare(int concurrency, IntFunction<Uni<?>> first, IntFunction<Uni<?>> second) {
+        run(concurrency, first, warmUp);
+        run(concurrency, second, warmUp);
+        double[][] perSecond = new double[2][rounds];
+        double[] ratios = new double[rounds];
+        List<IntFunction<Uni<?>>> operations = List.of(first, second);
+        for (int r = 0; r < rounds; r++) {
+            for (int k = 0; k < 2; k++) {
+                int which = (r + k) % 2;
+                perSecond[which][r] = run(concurrency, operations.get(which), round) / (round.toNanos() / 1e9);
+            }
+            ratios[r] = perSecond[1][r] / perSecond[0][r];
+        }
+        return new Spread[] { Spread.of(perSecond[0]), Spread.of(perSecond[1]), Spread.of(ratios) };
+    }
+
     private static long run(int concurrency, IntFunction<Uni<?>> operation, Duration duration) {
         long deadline = System.nanoTime() + duration.toNanos();
         AtomicLong done = new AtomicLong();
