@@ -28,11 +28,8 @@ class RedisLeaseLossTest {
     private static final Duration LEASE = Duration.ofSeconds(1);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.operation-timeout", "5s")
-            .overrideConfigKey("quarkus.redis.hosts", RedisServer.ownedBy(RedisLeaseLossTest.class).uri());
+    static final QuarkusUnitTest APP = RedisTestApp.ownedBy(RedisLeaseLossTest.class)
+            .overrideConfigKey("quarkus.lock.operation-timeout", "5s");
 
     @Inject
     LockRegistry registry;

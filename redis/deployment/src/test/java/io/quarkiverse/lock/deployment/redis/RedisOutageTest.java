@@ -30,11 +30,8 @@ class RedisOutageTest {
     private static final Duration RECOVERY = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.operation-timeout", "1s")
-            .overrideConfigKey("quarkus.redis.hosts", RedisServer.ownedBy(RedisOutageTest.class).uri());
+    static final QuarkusUnitTest APP = RedisTestApp.ownedBy(RedisOutageTest.class)
+            .overrideConfigKey("quarkus.lock.operation-timeout", "1s");
 
     @Inject
     LockRegistry registry;

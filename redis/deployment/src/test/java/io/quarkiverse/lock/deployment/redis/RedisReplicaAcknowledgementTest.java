@@ -31,12 +31,9 @@ class RedisReplicaAcknowledgementTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
+    static final QuarkusUnitTest APP = RedisTestApp.on(primary().uri())
             .overrideConfigKey("quarkus.lock.redis.wait-replicas", "1")
-            .overrideConfigKey("quarkus.lock.redis.wait-timeout", "300ms")
-            .overrideConfigKey("quarkus.redis.hosts", primary().uri());
+            .overrideConfigKey("quarkus.lock.redis.wait-timeout", "300ms");
 
     @Inject
     LockRegistry locks;
