@@ -3,8 +3,6 @@ package io.quarkiverse.lock.deployment.postgresql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
@@ -50,14 +48,14 @@ class PostgresOutageTest {
         String key = "hung-" + UUID.randomUUID();
         ReactiveDistributedLock lock = workingLock(key);
 
-        signal("-STOP");
+        PostgresServer.ownedBy(PostgresOutageTest.class).pause();
         try {
             BoundedFailure.assertFailsWithin(OPERATION_TIMEOUT.plus(MARGIN), LockException.class,
                     () -> lock.acquire(Duration.ZERO, Duration.ofMinutes(5)).await().atMost(TIMEOUT), key,
                     "no answer within PT1S");
             StoreReadiness.assertDown("postgresql");
         } finally {
-            signal("-CONT");
+            PostgresServer.ownedBy(PostgresOutageTest.class).resume();
         }
 
         ReactiveDistributedLock other = registry.obtain(key);
@@ -105,16 +103,5 @@ class PostgresOutageTest {
         assertThat(lock.acquireOnce().await().atMost(TIMEOUT)).as("acquired before the outage").isTrue();
         assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
         return lock;
-    }
-
-    /** Sends a signal to the postmaster and every backend, which together are the server. */
-    private static void signal(String signal) throws Exception {
-        PostgresServer server = PostgresServer.ownedBy(PostgresOutageTest.class);
-        long postmaster = server.postmasterPid();
-        List<String> command = new ArrayList<>(List.of("kill", signal, Long.toString(postmaster)));
-        ProcessHandle.of(postmaster).ifPresent(handle -> handle.descendants()
-                .forEach(child -> command.add(Long.toString(child.pid()))));
-        Process kill = new ProcessBuilder(command).inheritIO().start();
-        assertThat(kill.waitFor()).isZero();
     }
 }

@@ -78,24 +78,19 @@ class RedisReplicaAcknowledgementTest {
             CompletableFuture<Boolean> waiting = locks.obtain(key).acquire(Duration.ofSeconds(5))
                     .subscribeAsCompletionStage();
             Thread.sleep(200);
-            signal(replica, "-STOP");
+            replica.pause();
             try {
                 assertThat(holder.release().await().atMost(TIMEOUT)).isTrue();
                 assertThatThrownBy(() -> waiting.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
                         .hasCauseInstanceOf(LockException.class)
                         .hasMessageContaining("0 of the 1 replicas");
             } finally {
-                signal(replica, "-CONT");
+                replica.resume();
             }
             assertThat(primary().send("EXISTS lock:{" + key + "}")).as("released again").isEqualTo(":0");
         } finally {
             replica.shutdown();
         }
-    }
-
-    private static void signal(RedisServer server, String signal) throws Exception {
-        Process kill = new ProcessBuilder("kill", signal, Long.toString(server.pid())).inheritIO().start();
-        assertThat(kill.waitFor()).isZero();
     }
 
     /**
