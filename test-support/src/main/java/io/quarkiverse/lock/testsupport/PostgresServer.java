@@ -177,6 +177,32 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     /**
+     * Makes the server hang ({@code SIGSTOP} to the postmaster and every backend, which together are the server): it
+     * keeps its connections and answers nothing until {@link #resume()}.
+     *
+     * @throws IllegalStateException if the server is not running or the signal could not be sent
+     */
+    public void pause() {
+        ProcessSignals.send("-STOP", serverPids());
+    }
+
+    /**
+     * Lets a server paused by {@link #pause()} go on ({@code SIGCONT} to the postmaster and every backend).
+     *
+     * @throws IllegalStateException if the server is not running or the signal could not be sent
+     */
+    public void resume() {
+        ProcessSignals.send("-CONT", serverPids());
+    }
+
+    private List<Long> serverPids() {
+        long postmaster = postmasterPid();
+        List<Long> pids = new ArrayList<>(List.of(postmaster));
+        ProcessHandle.of(postmaster).ifPresent(handle -> handle.descendants().forEach(child -> pids.add(child.pid())));
+        return pids;
+    }
+
+    /**
      * @return the server's log so far
      */
     public String log() {

@@ -126,6 +126,24 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
+     * Makes the server hang ({@code SIGSTOP}): it keeps its connections and answers nothing until {@link #resume()}.
+     *
+     * @throws IllegalStateException if its process id is unknown or the signal could not be sent
+     */
+    public void pause() {
+        ProcessSignals.send("-STOP", List.of(pid));
+    }
+
+    /**
+     * Lets a server paused by {@link #pause()} go on ({@code SIGCONT}).
+     *
+     * @throws IllegalStateException if its process id is unknown or the signal could not be sent
+     */
+    public void resume() {
+        ProcessSignals.send("-CONT", List.of(pid));
+    }
+
+    /**
      * A server of the test class's own, for tests that stop or pause it: started on first use, and found again (by
      * its port and pid, published as system properties) by the copies of the test class that Quarkus class loaders
      * make. Stopped when the JVM exits.

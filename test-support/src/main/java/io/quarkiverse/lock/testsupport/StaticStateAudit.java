@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.testsupport;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -164,6 +166,23 @@ public final class StaticStateAudit {
         String unknown = System.getProperty(key + ".runtime-init-unknown");
         return new Result(parse(found), parse(System.getProperty(key + ".static-state-at-build-time")),
                 unknown.isEmpty() ? Set.of() : Set.of(unknown.split("\n")));
+    }
+
+    /**
+     * Asserts that the audit of {@code anchor}'s artifact found no class that a native image would initialize at build
+     * time with such static state, and no run-time initialization registered for a class the artifact does not have.
+     *
+     * @param anchor the class given to {@link #of(Class)}
+     * @throws AssertionError naming the classes and what their static state holds, if any was found
+     * @throws IllegalStateException if no audit of it ran
+     */
+    public static void assertInitializedAtRunTime(Class<?> anchor) {
+        Result audit = result(anchor);
+        assertThat(audit.initializedAtBuildTime())
+                .as("classes a native image would initialize at build time, with what their static state holds")
+                .isEmpty();
+        assertThat(audit.unknownRegistrations()).as("run-time initialization of classes that do not exist")
+                .isEmpty();
     }
 
     /**

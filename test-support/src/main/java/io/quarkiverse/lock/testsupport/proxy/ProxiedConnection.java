@@ -8,6 +8,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.ToIntFunction;
 
 /**
  * One client connection and its connection to the server, pumped by three threads: one forwards requests to the
@@ -100,28 +101,13 @@ final class ProxiedConnection {
         try {
             FrameInput in = new FrameInput(client.getInputStream());
             OutputStream out = new BufferedOutputStream(server.getOutputStream());
-            while (!closed.get()) {
-                if (swallowed) {
-                    long discarded = in.discard();
-                    if (discarded < 0) {
-                        break;
-                    }
-                    proxy.swallowed(discarded);
-                    continue;
-                }
-                byte[] request = codec.readRequest(in);
-                if (request == null) {
-                    break;
-                }
-                if (swallowed) {
-                    proxy.swallowed(request.length);
-                    continue;
-                }
+            pump(in, codec::readRequest, request -> request.length, request -> {
                 out.write(request);
                 if (!in.hasBuffered()) {
                     out.flush();
                 }
-            }
+                return true;
+            });
         } catch (IOException e) {
             if (serverClosed) {
                 return;
@@ -133,25 +119,9 @@ final class ProxiedConnection {
 
     private void readReplies() {
         try {
-            FrameInput in = new FrameInput(server.getInputStream());
-            while (!closed.get()) {
-                if (swallowed) {
-                    long discarded = in.discard();
-                    if (discarded < 0) {
-                        break;
-                    }
-                    proxy.swallowed(discarded);
-                    continue;
-                }
-                WireCodec.Reply reply = codec.readReply(in);
-                if (reply == null) {
-                    break;
-                }
-                if (swallowed) {
-                    proxy.swallowed(reply.frame().length);
-                } else if (!handle(reply)) {
-                    return;
-                }
+            if (!pump(new FrameInput(server.getInputStream()), codec::readReply, reply -> reply.frame().length,
+                    this::handle)) {
+                return;
             }
         } catch (IOException e) {
             failed("replies", e);
@@ -162,6 +132,53 @@ final class ProxiedConnection {
         } else {
             endServerSide();
         }
+    }
+
+    /**
+     * Reads frames from one side until the connection is closed, the side ends or {@code handler} stops; while the
+     * connection swallows, what arrives is counted and dropped instead, whole frames and partial ones alike.
+     *
+     * @param in the side
+     * @param reader reads one frame, {@code null} at the end of the side
+     * @param size a frame's length in bytes
+     * @param handler passes one frame on, {@code false} to stop reading
+     * @return {@code false} if the handler stopped, {@code true} otherwise
+     * @throws IOException if reading or passing on fails
+     */
+    private <T> boolean pump(FrameInput in, FrameReader<T> reader, ToIntFunction<T> size, FrameHandler<T> handler)
+            throws IOException {
+        while (!closed.get()) {
+            if (swallowed) {
+                long discarded = in.discard();
+                if (discarded < 0) {
+                    return true;
+                }
+                proxy.swallowed(discarded);
+                continue;
+            }
+            T frame = reader.read(in);
+            if (frame == null) {
+                return true;
+            }
+            if (swallowed) {
+                proxy.swallowed(size.applyAsInt(frame));
+            } else if (!handler.handle(frame)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Reads one frame of a side, {@code null} at its end. */
+    @FunctionalInterface
+    private interface FrameReader<T> {
+        T read(FrameInput in) throws IOException;
+    }
+
+    /** Passes one frame on, {@code false} to stop reading. */
+    @FunctionalInterface
+    private interface FrameHandler<T> {
+        boolean handle(T frame) throws IOException;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.testsupport.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -16,11 +17,10 @@ import org.bson.BsonString;
 import org.bson.Document;
 import org.bson.RawBsonDocument;
 import org.bson.codecs.BsonDocumentCodec;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
@@ -31,7 +31,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 
-import io.quarkiverse.lock.testsupport.MongoTestServer;
+import io.quarkiverse.lock.testsupport.OwnedMongoServer;
 
 /**
  * The fault proxy between the MongoDB sync driver and the in-process MongoDB wire server: replies are paired with
@@ -40,31 +40,14 @@ import io.quarkiverse.lock.testsupport.MongoTestServer;
 class MongoFaultProxyTest {
 
     private static final String DATABASE = "proxytest";
-    private static int serverPort;
-    private static MongoClient direct;
+    @RegisterExtension
+    static final OwnedMongoServer SERVER = new OwnedMongoServer(MongoFaultProxyTest.class);
     private FaultProxy proxy;
     private MongoClient client;
 
-    @BeforeAll
-    static void startServer() {
-        String connection = MongoTestServer.ownedBy(MongoFaultProxyTest.class);
-        serverPort = new ConnectionString(connection).getHosts().stream()
-                .map(host -> Integer.parseInt(host.substring(host.lastIndexOf(':') + 1))).findFirst().orElseThrow();
-        direct = MongoClients.create(connection);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        try {
-            direct.close();
-        } finally {
-            MongoTestServer.stopOwnedBy(MongoFaultProxyTest.class);
-        }
-    }
-
     @BeforeEach
     void startProxy() {
-        proxy = FaultProxy.start("127.0.0.1", serverPort, WireProtocol.MONGODB);
+        proxy = SERVER.startProxy();
         client = MongoClients.create(MongoClientSettings.builder()
                 .applyConnectionString(new ConnectionString(
                         "mongodb://" + proxy.host() + ":" + proxy.port() + "/?directConnection=true"))
@@ -92,6 +75,21 @@ class MongoFaultProxyTest {
                         : Fault.pass();
     }
 
+    /**
+     * Inserts a document through the proxy, which applies {@code fault} to the insert's reply: the client fails with
+     * {@code failure}, although the server applied the insert.
+     *
+     * @return the client's failure, for the test's further checks
+     */
+    private Throwable assertInsertAppliedButFailed(String collection, Fault fault,
+            Class<? extends Throwable> failure) {
+        proxy.rule(onCommand("insert", collection, fault));
+        Throwable failed = catchThrowable(() -> docs(client, collection).insertOne(new Document("_id", 1)));
+        assertThat(failed).isInstanceOf(failure);
+        assertThat(docs(SERVER.direct(), collection).countDocuments()).as("applied by the server").isEqualTo(1);
+        return failed;
+    }
+
     @Test
     void passesRepliesAndPairsThemWithTheirCommandsAsJson() {
         List<Exchange> seen = new CopyOnWriteArrayList<>();
@@ -115,17 +113,14 @@ class MongoFaultProxyTest {
 
     @Test
     void dropLosesTheReplyOfAnAppliedCommandAndLaterRepliesPass() {
-        proxy.rule(onCommand("insert", "dropped", Fault.drop()));
-        assertThatThrownBy(() -> docs(client, "dropped").insertOne(new Document("_id", 1)))
-                .isInstanceOf(MongoSocketReadTimeoutException.class);
-        assertThat(docs(direct, "dropped").countDocuments()).isEqualTo(1);
+        assertInsertAppliedButFailed("dropped", Fault.drop(), MongoSocketReadTimeoutException.class);
         assertThat(docs(client, "dropped").countDocuments()).isEqualTo(1);
         assertThat(proxy.counts().drops()).isEqualTo(1);
     }
 
     @Test
     void delayDeliversTheReplyLater() {
-        docs(direct, "delayed").insertOne(new Document("_id", 1));
+        docs(SERVER.direct(), "delayed").insertOne(new Document("_id", 1));
         proxy.rule(onCommand("find", "delayed", Fault.delay(Duration.ofMillis(500))));
         long start = System.nanoTime();
         assertThat(docs(client, "delayed").find().first()).isEqualTo(new Document("_id", 1));
@@ -135,21 +130,16 @@ class MongoFaultProxyTest {
 
     @Test
     void cutClosesTheConnectionAtTheReplyOfAnAppliedCommand() {
-        proxy.rule(onCommand("insert", "cut", Fault.cut()));
-        assertThatThrownBy(() -> docs(client, "cut").insertOne(new Document("_id", 1)))
-                .isInstanceOf(MongoSocketReadException.class);
-        assertThat(docs(direct, "cut").countDocuments()).isEqualTo(1);
+        assertInsertAppliedButFailed("cut", Fault.cut(), MongoSocketReadException.class);
         assertThat(proxy.counts().cuts()).isEqualTo(1);
     }
 
     @Test
     void replaceWithDeliversAnotherReplyFittedToTheCommand() {
-        proxy.rule(onCommand("insert", "replaced", Fault.replaceWith(opMsg(new BsonDocument("ok", new BsonInt32(0))
-                .append("errmsg", new BsonString("injected by the proxy")).append("code", new BsonInt32(2))))));
-        assertThatThrownBy(() -> docs(client, "replaced").insertOne(new Document("_id", 1)))
-                .isInstanceOf(MongoCommandException.class)
+        Fault replace = Fault.replaceWith(opMsg(new BsonDocument("ok", new BsonInt32(0))
+                .append("errmsg", new BsonString("injected by the proxy")).append("code", new BsonInt32(2))));
+        assertThat(assertInsertAppliedButFailed("replaced", replace, MongoCommandException.class))
                 .hasMessageContaining("injected by the proxy");
-        assertThat(docs(direct, "replaced").countDocuments()).isEqualTo(1);
         assertThat(proxy.counts().replacements()).isEqualTo(1);
     }
 
@@ -159,7 +149,7 @@ class MongoFaultProxyTest {
         proxy.swallow(true);
         assertThatThrownBy(() -> docs(client, "swallowed").insertOne(new Document("_id", 2)))
                 .isInstanceOf(MongoSocketReadTimeoutException.class);
-        assertThat(docs(direct, "swallowed").countDocuments()).isEqualTo(1);
+        assertThat(docs(SERVER.direct(), "swallowed").countDocuments()).isEqualTo(1);
         assertThat(proxy.counts().swallowedBytes()).isPositive();
         proxy.swallow(false);
         assertThat(proxy.counts().faults()).isZero();

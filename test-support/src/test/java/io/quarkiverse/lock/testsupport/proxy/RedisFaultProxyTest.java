@@ -23,6 +23,8 @@ import io.quarkiverse.lock.testsupport.RedisServer;
  */
 class RedisFaultProxyTest {
 
+    private static final Duration PUSH_DELAY = Duration.ofMillis(300);
+
     private static RedisServer redis;
 
     @BeforeAll
@@ -45,6 +47,14 @@ class RedisFaultProxyTest {
         }
     }
 
+    /** Records every exchange in {@code seen}, and lets its reply pass, or with {@code pushFault} for a push. */
+    private static FaultRule recording(List<Exchange> seen, Fault pushFault) {
+        return exchange -> {
+            seen.add(exchange);
+            return exchange.push() ? pushFault : Fault.pass();
+        };
+    }
+
     private static FaultRule onRequest(String prefix, Fault fault) {
         return exchange -> exchange.request() != null && exchange.request().startsWith(prefix) ? fault : Fault.pass();
     }
@@ -53,10 +63,7 @@ class RedisFaultProxyTest {
     void passesRepliesAndPairsEachWithItsRequest() throws IOException {
         List<Exchange> seen = new CopyOnWriteArrayList<>();
         try (FaultProxy proxy = proxy(); RespConnection client = new RespConnection(proxy.port())) {
-            proxy.rule(exchange -> {
-                seen.add(exchange);
-                return Fault.pass();
-            });
+            proxy.rule(recording(seen, Fault.pass()));
             assertThat(client.call("SET", "pass-key", "some value")).isEqualTo("+OK");
             client.send("GET", "pass-key").send("INCR", "pass-counter").send("LRANGE", "pass-missing", "0", "-1");
             assertThat(client.read()).isEqualTo("$some value");
@@ -193,17 +200,14 @@ class RedisFaultProxyTest {
     void resp2PubSubMessagesArePushesAndConfirmationsAnswerTheirSubscribe() throws IOException {
         List<Exchange> seen = new CopyOnWriteArrayList<>();
         try (FaultProxy proxy = proxy(); RespConnection subscriber = new RespConnection(proxy.port())) {
-            proxy.rule(exchange -> {
-                seen.add(exchange);
-                return exchange.push() ? Fault.delay(Duration.ofMillis(300)) : Fault.pass();
-            });
+            proxy.rule(recording(seen, Fault.delay(PUSH_DELAY)));
             subscriber.send("SUBSCRIBE", "resp2-a", "resp2-b");
             assertThat(subscriber.read()).isEqualTo("*[subscribe, resp2-a, 1]");
             assertThat(subscriber.read()).isEqualTo("*[subscribe, resp2-b, 2]");
             long start = System.nanoTime();
             assertThat(direct("PUBLISH", "resp2-b", "hello")).isEqualTo(":1");
             assertThat(subscriber.read()).isEqualTo("*[message, resp2-b, hello]");
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(PUSH_DELAY);
             assertThat(subscriber.call("PING")).isEqualTo("*[pong, ]");
             subscriber.send("UNSUBSCRIBE");
             assertThat(subscriber.read()).startsWith("*[unsubscribe, resp2-").endsWith(", 1]");
@@ -226,10 +230,7 @@ class RedisFaultProxyTest {
     void resp3PushFramesAreTheirOwnExchangesBetweenReplies() throws IOException {
         List<Exchange> seen = new CopyOnWriteArrayList<>();
         try (FaultProxy proxy = proxy(); RespConnection client = new RespConnection(proxy.port())) {
-            proxy.rule(exchange -> {
-                seen.add(exchange);
-                return exchange.push() ? Fault.delay(Duration.ofMillis(300)) : Fault.pass();
-            });
+            proxy.rule(recording(seen, Fault.delay(PUSH_DELAY)));
             assertThat(client.call("HELLO", "3")).startsWith("%{server=redis");
             assertThat(client.call("SUBSCRIBE", "resp3-channel")).isEqualTo(">[subscribe, resp3-channel, 1]");
             long start = System.nanoTime();
@@ -237,7 +238,7 @@ class RedisFaultProxyTest {
             client.send("SET", "resp3-key", "v");
             assertThat(client.read()).isEqualTo(">[message, resp3-channel, hi]");
             assertThat(client.read()).isEqualTo("+OK");
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(PUSH_DELAY);
             assertThat(seen).extracting(Exchange::request).containsExactly("HELLO 3", "SUBSCRIBE resp3-channel",
                     null, "SET resp3-key v");
             assertThat(seen).extracting(Exchange::push).containsExactly(false, false, true, false);

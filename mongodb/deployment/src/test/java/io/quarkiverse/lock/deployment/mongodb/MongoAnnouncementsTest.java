@@ -17,10 +17,6 @@ import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
-import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
-import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkiverse.lock.testsupport.mongo.MongoFaults;
@@ -28,7 +24,6 @@ import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.mongodb.reactive.ReactiveMongoCollection;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 
 /**
  * Release announcements stay bounded without their TTL index ({@code create-indexes=false}): one document per lock
@@ -51,21 +46,16 @@ class MongoAnnouncementsTest {
     LockSettings settings;
 
     @Inject
-    Vertx vertx;
+    ReactiveMongoClient mongo;
 
     @Inject
-    ReactiveMongoClient mongo;
+    MongoInstances instances;
 
     @Test
     void manyReleasesWithWaitersLeaveOneAnnouncementOfServerTime() {
         faults().shiftClientClocks(Duration.ofHours(1));
         String key = "announced-" + UUID.randomUUID();
-        MongoLockStore otherStore = new MongoLockStore(vertx, mongo.getDatabase("announced"),
-                new MongoLockStoreSettings("locks", settings.keyPrefix(), new Document("w", "majority"), false, true,
-                        settings.operationTimeout()));
-        DefaultLockRegistry other = new DefaultLockRegistry(otherStore, settings, new BackoffWaitStrategy(vertx),
-                new LocalLockStates(), vertx);
-        other.start();
+        DefaultLockRegistry other = instances.start("announced");
         try {
             for (int i = 0; i < RELEASES; i++) {
                 ReactiveDistributedLock holder = registry.obtain(key);

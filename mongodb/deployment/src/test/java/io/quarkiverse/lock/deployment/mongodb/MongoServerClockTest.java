@@ -19,14 +19,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
-import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
 import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkiverse.lock.testsupport.mongo.MongoFaults;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 
 /**
  * Only the database server's clock decides: with every client's clock an hour ahead of the server's, a waiter that
@@ -42,13 +40,13 @@ class MongoServerClockTest {
     static final QuarkusUnitTest APP = MongoTestApp.on(MongoTestServer.ownedBy(MongoServerClockTest.class));
 
     @Inject
-    Vertx vertx;
+    LockRegistry registry;
+
+    @Inject
+    MongoInstances instances;
 
     @Inject
     ReactiveMongoClient mongo;
-
-    @Inject
-    LockRegistry registry;
 
     @AfterEach
     void clearFaults() {
@@ -66,9 +64,7 @@ class MongoServerClockTest {
         AtomicInteger visits = new AtomicInteger();
         faults().refuseNext(command -> command.contains("line.$.seenAt") && command.contains("dead-joiner-owner")
                 && visits.incrementAndGet() == 2, 11600, "InterruptedAtShutdown", "the joiner's instance died");
-        MongoLockStore joiner = new MongoLockStore(vertx, mongo.getDatabase("quarkus_lock"),
-                new MongoLockStoreSettings("locks", "lock:", new Document("w", "majority"), false, false,
-                        Duration.ofSeconds(5)));
+        MongoLockStore joiner = instances.store("quarkus_lock", false);
         assertThatThrownBy(() -> await(joiner.tryAcquire(key, "dead-joiner-owner", 30_000, true)));
         assertThat(line(key)).extracting(place -> place.getString("owner")).containsExactly("dead-joiner-owner");
         assertThat(await(holder.release())).isTrue();

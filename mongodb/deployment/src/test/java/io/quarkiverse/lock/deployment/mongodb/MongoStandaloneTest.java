@@ -7,24 +7,16 @@ import java.util.UUID;
 
 import jakarta.inject.Inject;
 
-import org.bson.Document;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
-import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
-import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkiverse.lock.testsupport.mongo.MongoTopology;
-import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 
 /**
  * On a standalone server (no change streams, {@code majority} accepted), the locks work: the release watch is
@@ -42,13 +34,7 @@ class MongoStandaloneTest {
     LockRegistry registry;
 
     @Inject
-    LockSettings settings;
-
-    @Inject
-    Vertx vertx;
-
-    @Inject
-    ReactiveMongoClient mongo;
+    MongoInstances instances;
 
     @Test
     void aWaiterOfAnotherInstanceGetsAReleasedLockByPollingAndTheRefusedWatchIsNotRetried()
@@ -56,11 +42,7 @@ class MongoStandaloneTest {
         String key = "standalone-" + UUID.randomUUID();
         ReactiveDistributedLock holder = registry.obtain(key);
         assertThat(await(holder.acquireOnce())).isTrue();
-        DefaultLockRegistry other = new DefaultLockRegistry(new MongoLockStore(vertx,
-                mongo.getDatabase("quarkus_lock"), new MongoLockStoreSettings("locks", settings.keyPrefix(),
-                        new Document("w", "majority"), false, true, settings.operationTimeout())),
-                settings, new BackoffWaitStrategy(vertx), new LocalLockStates(), vertx);
-        other.start();
+        DefaultLockRegistry other = instances.start("quarkus_lock");
         try {
             ReactiveDistributedLock waiter = other.obtain(key);
             Uni<Boolean> waiting = waiter.acquire(Duration.ofSeconds(20)).memoize().indefinitely();

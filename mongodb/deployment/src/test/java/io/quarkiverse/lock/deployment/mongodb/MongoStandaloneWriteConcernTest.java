@@ -1,23 +1,20 @@
 package io.quarkiverse.lock.deployment.mongodb;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.Readiness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.testsupport.MongoTestServer;
+import io.quarkiverse.lock.testsupport.StoreReadiness;
 import io.quarkiverse.lock.testsupport.mongo.MongoTopology;
 import io.quarkus.test.QuarkusUnitTest;
-import io.smallrye.health.api.AsyncHealthCheck;
 
 /**
  * {@code write-concern=2} on a standalone server, which refuses it: readiness is down naming the property and the
@@ -35,17 +32,10 @@ class MongoStandaloneWriteConcernTest {
     @Inject
     LockRegistry registry;
 
-    @Inject
-    @Readiness
-    AsyncHealthCheck readiness;
-
     @Test
     void readinessIsDownAndOperationsFailNamingTheProperty() {
-        HealthCheckResponse down = readiness.call().await().atMost(TIMEOUT);
-        assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
-        assertThat(down.getData()).hasValueSatisfying(data -> assertThat(String.valueOf(data.get("error")))
-                .contains("quarkus.lock.mongodb.write-concern=2")
-                .contains("cannot use 'w' > 1 when a host is not replicated"));
+        StoreReadiness.assertDown("mongodb", "quarkus.lock.mongodb.write-concern=2",
+                "cannot use 'w' > 1 when a host is not replicated");
         assertThatThrownBy(() -> registry.obtain("standalone-w2").acquireOnce().await().atMost(TIMEOUT))
                 .isInstanceOf(LockException.class)
                 .hasMessageContaining("quarkus.lock.mongodb.write-concern=2");

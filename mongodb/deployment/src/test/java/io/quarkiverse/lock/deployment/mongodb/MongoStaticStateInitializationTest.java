@@ -1,7 +1,5 @@
 package io.quarkiverse.lock.deployment.mongodb;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,12 +20,6 @@ class MongoStaticStateInitializationTest {
 
     @Test
     void classesWithRandomnessThreadsSocketsClocksOrConnectionsInStaticStateAreInitializedAtRunTime() {
-        StaticStateAudit.Result audit = StaticStateAudit.result(MongoLockStore.class);
-
-        assertThat(audit.initializedAtBuildTime())
-                .as("classes a native image would initialize at build time, with what their static state holds")
-                .isEmpty();
-        assertThat(audit.unknownRegistrations()).as("run-time initialization of classes that do not exist")
-                .isEmpty();
+        StaticStateAudit.assertInitializedAtRunTime(MongoLockStore.class);
     }
 }

@@ -16,13 +16,11 @@ import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
-import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 
 /**
  * {@code takeBack} keeps the store's promise: it takes an acquisition out of the line and, when the store granted it
@@ -39,17 +37,16 @@ class MongoTakeBackTest {
             .overrideConfigKey("quarkus.lock.mongodb.database", "take_back");
 
     @Inject
-    Vertx vertx;
+    LockRegistry registry;
+
+    @Inject
+    MongoInstances instances;
 
     @Inject
     ReactiveMongoClient mongo;
 
-    @Inject
-    LockRegistry registry;
-
     private MongoLockStore store() {
-        return new MongoLockStore(vertx, mongo.getDatabase("take_back"), new MongoLockStoreSettings("locks",
-                "lock:", new Document("w", "majority"), false, false, Duration.ofSeconds(5)));
+        return instances.store("take_back", false);
     }
 
     @Test

@@ -4,8 +4,9 @@ import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * A test application (of this class alone, which the test class loads in the application's class loader) whose default
- * MongoDB client connects to a test server, with Dev Services off and the in-memory server's log quiet.
+ * A test application whose default MongoDB client connects to a test server, with Dev Services off and the in-memory
+ * server's log quiet. Its root holds this class, which the test class loads in the application's class loader, and
+ * {@link MongoInstances}, which a test may inject.
  */
 final class MongoTestApp {
 
@@ -19,7 +20,7 @@ final class MongoTestApp {
      */
     static QuarkusUnitTest on(String connectionString) {
         return new QuarkusUnitTest()
-                .withApplicationRoot(root -> root.addClass(MongoTestApp.class))
+                .withApplicationRoot(root -> root.addClasses(MongoTestApp.class, MongoInstances.class))
                 .overrideConfigKey("quarkus.devservices.enabled", "false")
                 .overrideConfigKey("quarkus.mongodb.connection-string", connectionString)
                 .overrideConfigKey("quarkus.log.category.\"de.bwaldvogel\".level", "OFF");

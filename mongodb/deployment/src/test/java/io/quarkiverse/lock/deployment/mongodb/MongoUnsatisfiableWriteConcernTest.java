@@ -7,18 +7,16 @@ import java.time.Duration;
 
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.Readiness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.testsupport.MongoTestServer;
+import io.quarkiverse.lock.testsupport.StoreReadiness;
 import io.quarkiverse.lock.testsupport.mongo.MongoFaults;
 import io.quarkus.mongodb.reactive.ReactiveMongoClient;
 import io.quarkus.test.QuarkusUnitTest;
-import io.smallrye.health.api.AsyncHealthCheck;
 
 /**
  * {@code write-concern=2} on a replica set with one data-bearing member: MongoDB would apply every lock write and then
@@ -37,18 +35,12 @@ class MongoUnsatisfiableWriteConcernTest {
     LockRegistry registry;
 
     @Inject
-    @Readiness
-    AsyncHealthCheck readiness;
-
-    @Inject
     ReactiveMongoClient mongo;
 
     @Test
     void readinessIsDownAndLockOperationsFailAtOnceWithoutWritingAnything() {
-        HealthCheckResponse down = readiness.call().await().atMost(TIMEOUT);
-        assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
-        assertThat(down.getData()).hasValueSatisfying(data -> assertThat(String.valueOf(data.get("error")))
-                .contains("quarkus.lock.mongodb.write-concern=2").contains("Not enough data-bearing nodes"));
+        StoreReadiness.assertDown("mongodb", "quarkus.lock.mongodb.write-concern=2",
+                "Not enough data-bearing nodes");
 
         long grantsBefore = faults().received("findAndModify");
         assertThatThrownBy(() -> registry.obtain("unsatisfiable").acquireOnce().await().atMost(TIMEOUT))

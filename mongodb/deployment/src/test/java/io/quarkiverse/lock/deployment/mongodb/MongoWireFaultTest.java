@@ -15,11 +15,10 @@ import java.util.function.Predicate;
 import org.bson.Document;
 import org.bson.RawBsonDocument;
 import org.bson.codecs.DocumentCodec;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -38,13 +37,12 @@ import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
 import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
-import io.quarkiverse.lock.testsupport.MongoTestServer;
+import io.quarkiverse.lock.testsupport.OwnedMongoServer;
 import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkiverse.lock.testsupport.proxy.Exchange;
 import io.quarkiverse.lock.testsupport.proxy.Fault;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
 import io.quarkiverse.lock.testsupport.proxy.FaultRule;
-import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
 import io.quarkus.mongodb.impl.ReactiveMongoClientImpl;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -66,32 +64,16 @@ class MongoWireFaultTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final Duration SETTLED = Duration.ofSeconds(5);
 
-    private static int serverPort;
-    private static MongoClient direct;
+    @RegisterExtension
+    static final OwnedMongoServer SERVER = new OwnedMongoServer(MongoWireFaultTest.class);
     private FaultProxy proxy;
     private Vertx vertx;
     private com.mongodb.reactivestreams.client.MongoClient driver;
     private DefaultLockRegistry registry;
 
-    @BeforeAll
-    static void startServer() {
-        String connection = MongoTestServer.ownedBy(MongoWireFaultTest.class);
-        serverPort = Integer.parseInt(connection.substring(connection.lastIndexOf(':') + 1));
-        direct = MongoClients.create(connection);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        try {
-            direct.close();
-        } finally {
-            MongoTestServer.stopOwnedBy(MongoWireFaultTest.class);
-        }
-    }
-
     @BeforeEach
     void startInstance() {
-        proxy = FaultProxy.start("127.0.0.1", serverPort, WireProtocol.MONGODB);
+        proxy = SERVER.startProxy();
         vertx = Vertx.vertx();
         driver = com.mongodb.reactivestreams.client.MongoClients.create(MongoClientSettings.builder()
                 .applyConnectionString(new ConnectionString("mongodb://" + proxy.host() + ":" + proxy.port()))
@@ -121,25 +103,13 @@ class MongoWireFaultTest {
     @ParameterizedTest
     @EnumSource(LockType.class)
     void aGrantWhoseReplyIsDroppedAfterTheServerAppliedItIsReleased(LockType type) {
-        String key = "dropped-" + type + "-" + UUID.randomUUID();
-        long before = acquireAndRelease(key, type);
-        proxy.rule(once(exchange -> grants(exchange, key), Fault.drop()));
-
-        assertFailsWithinTheOperationTimeout(registry.obtain(key, type));
-
-        assertNothingHeldAndTokensRise(key, type, before);
+        assertAGrantWhoseReplyNeverComesInTimeIsReleased("dropped-", type, Fault.drop());
     }
 
     @ParameterizedTest
     @EnumSource(LockType.class)
     void aGrantWhoseReplyComesAfterTheOperationTimeoutIsReleased(LockType type) {
-        String key = "late-" + type + "-" + UUID.randomUUID();
-        long before = acquireAndRelease(key, type);
-        proxy.rule(once(exchange -> grants(exchange, key), Fault.delay(OPERATION_TIMEOUT.multipliedBy(3))));
-
-        assertFailsWithinTheOperationTimeout(registry.obtain(key, type));
-
-        assertNothingHeldAndTokensRise(key, type, before);
+        assertAGrantWhoseReplyNeverComesInTimeIsReleased("late-", type, Fault.delay(OPERATION_TIMEOUT.multipliedBy(3)));
     }
 
     @ParameterizedTest
@@ -189,6 +159,20 @@ class MongoWireFaultTest {
         assertThat(await(next.acquireOnce())).as("the same instance acquires the same lock").isTrue();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(OPERATION_TIMEOUT.multipliedBy(2));
         assertThat(await(next.release())).isTrue();
+    }
+
+    /**
+     * Applies {@code fault} to the reply of a grant the server applied: the acquisition fails within the operation
+     * timeout, and the grant is released.
+     */
+    private void assertAGrantWhoseReplyNeverComesInTimeIsReleased(String keyPrefix, LockType type, Fault fault) {
+        String key = keyPrefix + type + "-" + UUID.randomUUID();
+        long before = acquireAndRelease(key, type);
+        proxy.rule(once(exchange -> grants(exchange, key), fault));
+
+        assertFailsWithinTheOperationTimeout(registry.obtain(key, type));
+
+        assertNothingHeldAndTokensRise(key, type, before);
     }
 
     private long acquireAndRelease(String key, LockType type) {
@@ -263,7 +247,7 @@ class MongoWireFaultTest {
     }
 
     private Document document(String key) {
-        MongoCollection<Document> locks = direct.getDatabase("wire").getCollection("locks");
+        MongoCollection<Document> locks = SERVER.direct().getDatabase("wire").getCollection("locks");
         Document lock = locks.find(new Document("_id", "lock:" + key)).first();
         return lock == null ? new Document() : lock;
     }

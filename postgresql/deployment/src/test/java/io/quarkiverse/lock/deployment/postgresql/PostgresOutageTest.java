@@ -3,14 +3,10 @@ package io.quarkiverse.lock.deployment.postgresql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.Readiness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,8 +17,8 @@ import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.tck.StoreRecovery;
 import io.quarkiverse.lock.testsupport.BoundedFailure;
 import io.quarkiverse.lock.testsupport.PostgresServer;
+import io.quarkiverse.lock.testsupport.StoreReadiness;
 import io.quarkus.test.QuarkusUnitTest;
-import io.smallrye.health.api.AsyncHealthCheck;
 
 /**
  * A PostgreSQL server that stops answering (its processes paused) or goes away (stopped, then started again on the
@@ -47,26 +43,19 @@ class PostgresOutageTest {
     @Inject
     LocalLockStates localStates;
 
-    @Inject
-    @Readiness
-    AsyncHealthCheck readiness;
-
     @Test
     void aHungServerMakesOperationsFailInBoundedTimeAndAnAbandonedGrantIsTakenBack() throws Exception {
         String key = "hung-" + UUID.randomUUID();
-        ReactiveDistributedLock lock = registry.obtain(key);
-        assertThat(lock.acquireOnce().await().atMost(TIMEOUT)).isTrue();
-        assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
+        ReactiveDistributedLock lock = workingLock(key);
 
-        signal("-STOP");
+        PostgresServer.ownedBy(PostgresOutageTest.class).pause();
         try {
             BoundedFailure.assertFailsWithin(OPERATION_TIMEOUT.plus(MARGIN), LockException.class,
                     () -> lock.acquire(Duration.ZERO, Duration.ofMinutes(5)).await().atMost(TIMEOUT), key,
                     "no answer within PT1S");
-            HealthCheckResponse down = readiness.call().await().atMost(TIMEOUT);
-            assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+            StoreReadiness.assertDown("postgresql");
         } finally {
-            signal("-CONT");
+            PostgresServer.ownedBy(PostgresOutageTest.class).resume();
         }
 
         ReactiveDistributedLock other = registry.obtain(key);
@@ -77,15 +66,13 @@ class PostgresOutageTest {
                 .isTrue();
         assertThat(lock.fencingToken()).isEmpty();
         assertThat(other.release().await().atMost(TIMEOUT)).isTrue();
-        assertThat(readiness.call().await().atMost(TIMEOUT).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        StoreReadiness.assertUp();
     }
 
     @Test
     void operationsFailInBoundedTimeWhileTheServerIsDownAndWorkOnceItIsBack() throws InterruptedException {
         String key = "outage-" + UUID.randomUUID();
-        ReactiveDistributedLock lock = registry.obtain(key);
-        assertThat(lock.acquireOnce().await().atMost(TIMEOUT)).isTrue();
-        assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
+        ReactiveDistributedLock lock = workingLock(key);
 
         PostgresServer.ownedBy(PostgresOutageTest.class).stop();
         int failures = 0;
@@ -96,10 +83,7 @@ class PostgresOutageTest {
         BoundedFailure.assertFailsWithin(Duration.ofSeconds(2).plus(OPERATION_TIMEOUT).plus(MARGIN),
                 LockException.class, () -> waiter.acquire(Duration.ofSeconds(2)).await().atMost(TIMEOUT));
         failures++;
-        HealthCheckResponse down = readiness.call().await().atMost(TIMEOUT);
-        assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
-        assertThat(down.getData()).hasValueSatisfying(data -> assertThat(data).containsEntry("store", "postgresql")
-                .containsKey("error"));
+        StoreReadiness.assertDown("postgresql");
 
         long restarted = System.nanoTime();
         PostgresServer.ownedBy(PostgresOutageTest.class).restart();
@@ -109,18 +93,15 @@ class PostgresOutageTest {
         System.out.printf("PostgreSQL outage: %d LockExceptions while down, locks worked again %d ms after the "
                 + "server was started again%n", failures, Duration.ofNanos(System.nanoTime() - restarted).toMillis());
         assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
-        assertThat(readiness.call().await().atMost(TIMEOUT).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        StoreReadiness.assertUp();
         assertThat(localStates.size()).as("no local state left by the failed operations").isZero();
     }
 
-    /** Sends a signal to the postmaster and every backend, which together are the server. */
-    private static void signal(String signal) throws Exception {
-        PostgresServer server = PostgresServer.ownedBy(PostgresOutageTest.class);
-        long postmaster = server.postmasterPid();
-        List<String> command = new ArrayList<>(List.of("kill", signal, Long.toString(postmaster)));
-        ProcessHandle.of(postmaster).ifPresent(handle -> handle.descendants()
-                .forEach(child -> command.add(Long.toString(child.pid()))));
-        Process kill = new ProcessBuilder(command).inheritIO().start();
-        assertThat(kill.waitFor()).isZero();
+    /** @return a handle on {@code key} that acquired and released its lock once, before the server breaks */
+    private ReactiveDistributedLock workingLock(String key) {
+        ReactiveDistributedLock lock = registry.obtain(key);
+        assertThat(lock.acquireOnce().await().atMost(TIMEOUT)).as("acquired before the outage").isTrue();
+        assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
+        return lock;
     }
 }

@@ -7,8 +7,6 @@ import java.util.logging.Level;
 
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.Readiness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,8 +15,8 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStore;
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresTable;
 import io.quarkiverse.lock.testsupport.PostgresServer;
+import io.quarkiverse.lock.testsupport.StoreReadiness;
 import io.quarkus.test.QuarkusUnitTest;
-import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -49,10 +47,6 @@ class PostgresRestrictedRoleTest {
 
     @Inject
     LockRegistry locks;
-
-    @Inject
-    @Readiness
-    AsyncHealthCheck readiness;
 
     /** The shared server, with the schema, the table and the role made by its superuser once. */
     private static PostgresServer restrictedServer() {
@@ -88,7 +82,7 @@ class PostgresRestrictedRoleTest {
         assertThat(waiter.fencingToken().getAsLong()).isGreaterThan(0);
         assertThat(waiter.isAcquired().await().atMost(TIMEOUT)).isTrue();
         assertThat(waiter.release().await().atMost(TIMEOUT)).isTrue();
-        assertThat(readiness.call().await().atMost(TIMEOUT).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        StoreReadiness.assertUp();
         assertThat(restrictedServer().sql("SELECT count(*) FROM locking.restricted_locks WHERE owner IS NULL"))
                 .isEqualTo("1");
     }

@@ -7,8 +7,6 @@ import java.time.Duration;
 
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.Readiness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,8 +15,8 @@ import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStore;
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresTable;
 import io.quarkiverse.lock.testsupport.PostgresServer;
+import io.quarkiverse.lock.testsupport.StoreReadiness;
 import io.quarkus.test.QuarkusUnitTest;
-import io.smallrye.health.api.AsyncHealthCheck;
 
 /**
  * With {@code create-schema=false} the store sends no DDL: while its table is missing, operations fail naming it and
@@ -35,22 +33,17 @@ class PostgresSchemaOffTest {
     @Inject
     LockRegistry locks;
 
-    @Inject
-    @Readiness
-    AsyncHealthCheck readiness;
-
     @Test
     void aMissingTableIsReportedUntilAMigrationCreatesIt() {
         assertThatThrownBy(() -> locks.obtain("migrated-1").acquireOnce().await().atMost(TIMEOUT))
                 .isInstanceOf(LockException.class)
                 .hasMessageContaining("migrated-1")
                 .hasMessageContaining("\"migrated_later\" does not exist");
-        HealthCheckResponse down = readiness.call().await().atMost(TIMEOUT);
-        assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        StoreReadiness.assertDown("postgresql");
         assertThat(PostgresServer.shared().sql("SELECT to_regclass('migrated_later') IS NULL")).isEqualTo("t");
 
         PostgresServer.shared().sql(PostgresLockStore.createTableStatement(PostgresTable.parse("migrated_later")));
         assertThat(locks.obtain("migrated-1").acquireOnce().await().atMost(TIMEOUT)).isTrue();
-        assertThat(readiness.call().await().atMost(TIMEOUT).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        StoreReadiness.assertUp();
     }
 }

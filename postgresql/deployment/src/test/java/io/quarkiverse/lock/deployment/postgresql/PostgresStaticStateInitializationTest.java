@@ -1,7 +1,5 @@
 package io.quarkiverse.lock.deployment.postgresql;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,12 +21,6 @@ class PostgresStaticStateInitializationTest {
 
     @Test
     void classesWithRandomnessThreadsSocketsClocksOrConnectionsInStaticStateAreInitializedAtRunTime() {
-        StaticStateAudit.Result audit = StaticStateAudit.result(PostgresLockStore.class);
-
-        assertThat(audit.initializedAtBuildTime())
-                .as("classes a native image would initialize at build time, with what their static state holds")
-                .isEmpty();
-        assertThat(audit.unknownRegistrations()).as("run-time initialization of classes that do not exist")
-                .isEmpty();
+        StaticStateAudit.assertInitializedAtRunTime(PostgresLockStore.class);
     }
 }

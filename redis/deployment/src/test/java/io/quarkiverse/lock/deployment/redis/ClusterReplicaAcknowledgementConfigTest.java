@@ -14,11 +14,8 @@ import io.quarkus.test.QuarkusUnitTest;
 class ClusterReplicaAcknowledgementConfigTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
+    static final QuarkusUnitTest APP = RedisTestApp.on("redis://127.0.0.1:1")
             .overrideConfigKey("quarkus.redis.client-type", "cluster")
-            .overrideConfigKey("quarkus.redis.hosts", "redis://127.0.0.1:1")
             .overrideConfigKey("quarkus.redis.max-pool-waiting", "64")
             .overrideConfigKey("quarkus.lock.redis.wait-replicas", "1")
             .assertException(failure -> StartupFailure.assertMentions(failure,

@@ -29,11 +29,8 @@ class KeyPrefixConfinementTest {
             "lock:released", "*", "\u0000nul", "app-b:{1}", "$where", "a.b.c");
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.key-prefix", "app-a:")
-            .overrideConfigKey("quarkus.redis.hosts", RedisServer.ownedBy(KeyPrefixConfinementTest.class).uri());
+    static final QuarkusUnitTest APP = RedisTestApp.ownedBy(KeyPrefixConfinementTest.class)
+            .overrideConfigKey("quarkus.lock.key-prefix", "app-a:");
 
     @Inject
     LockRegistry locks;

@@ -23,11 +23,8 @@ import io.quarkus.test.QuarkusUnitTest;
 class LockStoreErrorMetricsTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.operation-timeout", "500ms")
-            .overrideConfigKey("quarkus.redis.hosts", "redis://127.0.0.1:1");
+    static final QuarkusUnitTest APP = RedisTestApp.on("redis://127.0.0.1:1")
+            .overrideConfigKey("quarkus.lock.operation-timeout", "500ms");
 
     @Inject
     LockRegistry locks;

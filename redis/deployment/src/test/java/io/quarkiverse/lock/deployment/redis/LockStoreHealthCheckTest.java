@@ -21,10 +21,7 @@ import io.smallrye.health.api.AsyncHealthCheck;
 class LockStoreHealthCheckTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.redis.hosts", RedisServer.ownedBy(LockStoreHealthCheckTest.class).uri());
+    static final QuarkusUnitTest APP = RedisTestApp.ownedBy(LockStoreHealthCheckTest.class);
 
     @Inject
     @Readiness

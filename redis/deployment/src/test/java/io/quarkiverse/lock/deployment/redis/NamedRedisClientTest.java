@@ -21,10 +21,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class NamedRedisClientTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.redis.hosts", "redis://127.0.0.1:1")
+    static final QuarkusUnitTest APP = RedisTestApp.on("redis://127.0.0.1:1")
             .overrideConfigKey("quarkus.redis.locks.hosts", RedisServer.shared().uri())
             .overrideConfigKey("quarkus.lock.redis.client-name", "locks");
 

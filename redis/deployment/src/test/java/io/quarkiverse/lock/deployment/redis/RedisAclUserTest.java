@@ -6,16 +6,13 @@ import java.time.Duration;
 
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.Readiness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.testsupport.RedisServer;
+import io.quarkiverse.lock.testsupport.StoreReadiness;
 import io.quarkus.test.QuarkusUnitTest;
-import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -27,19 +24,10 @@ class RedisAclUserTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(root -> root.addClass(RedisAclUser.class))
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.redis.hosts", RedisAclUser.uri(
-                    RedisServer.ownedBy(RedisAclUserTest.class, RedisAclUser.SERVER_SETTINGS).port(),
-                    RedisAclUser.PASSWORD));
+    static final QuarkusUnitTest APP = RedisAclUser.app(RedisAclUserTest.class, RedisAclUser.PASSWORD);
 
     @Inject
     LockRegistry locks;
-
-    @Inject
-    @Readiness
-    AsyncHealthCheck readiness;
 
     @Test
     void anAclUserLimitedToTheLockPrefixCanUseTheLocks() {
@@ -54,6 +42,6 @@ class RedisAclUserTest {
         assertThat(holder.release().await().atMost(TIMEOUT)).isTrue();
         assertThat(waiting.await().atMost(TIMEOUT)).isTrue();
         assertThat(waiter.release().await().atMost(TIMEOUT)).isTrue();
-        assertThat(readiness.call().await().atMost(TIMEOUT).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        StoreReadiness.assertUp();
     }
 }

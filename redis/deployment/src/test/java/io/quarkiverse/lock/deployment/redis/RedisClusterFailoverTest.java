@@ -30,12 +30,9 @@ class RedisClusterFailoverTest {
     private static final Duration RECOVERY = Duration.ofSeconds(20);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
+    static final QuarkusUnitTest APP = RedisTestApp.on(RedisCluster.ownedBy(RedisClusterFailoverTest.class).hosts())
             .overrideConfigKey("quarkus.lock.operation-timeout", "1s")
             .overrideConfigKey("quarkus.redis.client-type", "cluster")
-            .overrideConfigKey("quarkus.redis.hosts", RedisCluster.ownedBy(RedisClusterFailoverTest.class).hosts())
             .overrideConfigKey("quarkus.redis.max-pool-size", "32")
             .overrideConfigKey("quarkus.redis.max-pool-waiting", "256");
 

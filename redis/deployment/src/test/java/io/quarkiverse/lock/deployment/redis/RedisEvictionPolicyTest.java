@@ -13,7 +13,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -25,11 +24,8 @@ class RedisEvictionPolicyTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.redis.hosts", RedisServer.ownedBy(RedisEvictionPolicyTest.class,
-                    "--maxmemory", "100mb", "--maxmemory-policy", "volatile-lru").uri())
+    static final QuarkusUnitTest APP = RedisTestApp.ownedBy(RedisEvictionPolicyTest.class, "--maxmemory", "100mb",
+            "--maxmemory-policy", "volatile-lru")
             .setLogRecordPredicate(record -> record.getLoggerName().startsWith("io.quarkiverse.lock"))
             .assertLogRecords(records -> assertThat(records).anySatisfy(record -> {
                 assertThat(record.getLevel()).isEqualTo(Level.SEVERE);

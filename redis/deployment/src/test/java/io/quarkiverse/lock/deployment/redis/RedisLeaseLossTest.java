@@ -28,11 +28,8 @@ class RedisLeaseLossTest {
     private static final Duration LEASE = Duration.ofSeconds(1);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.operation-timeout", "5s")
-            .overrideConfigKey("quarkus.redis.hosts", RedisServer.ownedBy(RedisLeaseLossTest.class).uri());
+    static final QuarkusUnitTest APP = RedisTestApp.ownedBy(RedisLeaseLossTest.class)
+            .overrideConfigKey("quarkus.lock.operation-timeout", "5s");
 
     @Inject
     LockRegistry registry;
@@ -50,13 +47,13 @@ class RedisLeaseLossTest {
         }
         Thread.sleep(500);
 
-        signal("-STOP");
+        RedisServer.ownedBy(RedisLeaseLossTest.class).pause();
         long stopped = System.nanoTime();
         Object outcome;
         try {
             outcome = ended.get(20, TimeUnit.SECONDS);
         } finally {
-            signal("-CONT");
+            RedisServer.ownedBy(RedisLeaseLossTest.class).resume();
         }
         Duration toldAfter = Duration.ofNanos(System.nanoTime() - stopped);
         System.out.printf("Told of the lost lease %d ms after the store stopped answering (lease %d ms)%n",
@@ -64,11 +61,5 @@ class RedisLeaseLossTest {
         assertThat(outcome).isInstanceOf(LockExpiredException.class);
         assertThat(toldAfter).as("at most a lease after the last renewal, well before the operation timeout")
                 .isLessThan(LEASE.plusMillis(800));
-    }
-
-    private static void signal(String signal) throws Exception {
-        long pid = RedisServer.ownedBy(RedisLeaseLossTest.class).pid();
-        Process kill = new ProcessBuilder("kill", signal, Long.toString(pid)).inheritIO().start();
-        assertThat(kill.waitFor()).isZero();
     }
 }

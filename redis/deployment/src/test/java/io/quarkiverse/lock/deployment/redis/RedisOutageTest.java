@@ -30,11 +30,8 @@ class RedisOutageTest {
     private static final Duration RECOVERY = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.lock.operation-timeout", "1s")
-            .overrideConfigKey("quarkus.redis.hosts", RedisServer.ownedBy(RedisOutageTest.class).uri());
+    static final QuarkusUnitTest APP = RedisTestApp.ownedBy(RedisOutageTest.class)
+            .overrideConfigKey("quarkus.lock.operation-timeout", "1s");
 
     @Inject
     LockRegistry registry;
@@ -46,7 +43,7 @@ class RedisOutageTest {
     void aHungServerMakesOperationsFailInBoundedTimeAndAnAbandonedGrantIsTakenBack() throws Exception {
         String key = "hung-" + UUID.randomUUID();
         ReactiveDistributedLock lock = registry.obtain(key);
-        signal("-STOP");
+        RedisServer.ownedBy(RedisOutageTest.class).pause();
         long start = System.nanoTime();
         try {
             assertThatThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofMinutes(5)).await().atMost(TIMEOUT))
@@ -55,7 +52,7 @@ class RedisOutageTest {
                     .hasMessageContaining("no answer within PT1S");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
         } finally {
-            signal("-CONT");
+            RedisServer.ownedBy(RedisOutageTest.class).resume();
         }
 
         ReactiveDistributedLock other = registry.obtain(key);
@@ -84,11 +81,5 @@ class RedisOutageTest {
                 Duration.ofNanos(System.nanoTime() - down).toMillis());
         assertThat(lock.release().await().atMost(TIMEOUT)).isTrue();
         assertThat(localStates.size()).as("no local state left by the failed waits").isZero();
-    }
-
-    private static void signal(String signal) throws Exception {
-        long pid = RedisServer.ownedBy(RedisOutageTest.class).pid();
-        Process kill = new ProcessBuilder("kill", signal, Long.toString(pid)).inheritIO().start();
-        assertThat(kill.waitFor()).isZero();
     }
 }

@@ -25,7 +25,6 @@ import io.quarkiverse.lock.runtime.store.redis.RedisKeys;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
 import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
-import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
@@ -49,10 +48,7 @@ class RedisOwnershipTest {
     private static final long HOUR = Duration.ofHours(1).toMillis();
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.redis.hosts", RedisServer.ownedBy(RedisOwnershipTest.class).uri());
+    static final QuarkusUnitTest APP = RedisTestApp.ownedBy(RedisOwnershipTest.class);
 
     @Inject
     LockRegistry registry;

@@ -31,12 +31,9 @@ class RedisReplicaAcknowledgementTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
+    static final QuarkusUnitTest APP = RedisTestApp.on(primary().uri())
             .overrideConfigKey("quarkus.lock.redis.wait-replicas", "1")
-            .overrideConfigKey("quarkus.lock.redis.wait-timeout", "300ms")
-            .overrideConfigKey("quarkus.redis.hosts", primary().uri());
+            .overrideConfigKey("quarkus.lock.redis.wait-timeout", "300ms");
 
     @Inject
     LockRegistry locks;
@@ -81,24 +78,19 @@ class RedisReplicaAcknowledgementTest {
             CompletableFuture<Boolean> waiting = locks.obtain(key).acquire(Duration.ofSeconds(5))
                     .subscribeAsCompletionStage();
             Thread.sleep(200);
-            signal(replica, "-STOP");
+            replica.pause();
             try {
                 assertThat(holder.release().await().atMost(TIMEOUT)).isTrue();
                 assertThatThrownBy(() -> waiting.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
                         .hasCauseInstanceOf(LockException.class)
                         .hasMessageContaining("0 of the 1 replicas");
             } finally {
-                signal(replica, "-CONT");
+                replica.resume();
             }
             assertThat(primary().send("EXISTS lock:{" + key + "}")).as("released again").isEqualTo(":0");
         } finally {
             replica.shutdown();
         }
-    }
-
-    private static void signal(RedisServer server, String signal) throws Exception {
-        Process kill = new ProcessBuilder("kill", signal, Long.toString(server.pid())).inheritIO().start();
-        assertThat(kill.waitFor()).isZero();
     }
 
     /**

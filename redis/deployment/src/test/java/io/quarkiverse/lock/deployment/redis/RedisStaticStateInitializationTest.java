@@ -1,12 +1,9 @@
 package io.quarkiverse.lock.deployment.redis;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
-import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkiverse.lock.testsupport.StaticStateAudit;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -17,20 +14,11 @@ import io.quarkus.test.QuarkusUnitTest;
 class RedisStaticStateInitializationTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.redis.hosts", RedisServer.shared().uri())
+    static final QuarkusUnitTest APP = RedisTestApp.shared()
             .addBuildChainCustomizer(StaticStateAudit.of(RedisLockStore.class));
 
     @Test
     void classesWithRandomnessThreadsSocketsClocksOrConnectionsInStaticStateAreInitializedAtRunTime() {
-        StaticStateAudit.Result audit = StaticStateAudit.result(RedisLockStore.class);
-
-        assertThat(audit.initializedAtBuildTime())
-                .as("classes a native image would initialize at build time, with what their static state holds")
-                .isEmpty();
-        assertThat(audit.unknownRegistrations()).as("run-time initialization of classes that do not exist")
-                .isEmpty();
+        StaticStateAudit.assertInitializedAtRunTime(RedisLockStore.class);
     }
 }

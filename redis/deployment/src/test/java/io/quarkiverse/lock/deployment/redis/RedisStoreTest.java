@@ -23,10 +23,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class RedisStoreTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.redis.hosts", RedisServer.shared().uri())
+    static final QuarkusUnitTest APP = RedisTestApp.shared()
             .overrideConfigKey("quarkus.lock.key-prefix", "orders:lock:");
 
     @Inject

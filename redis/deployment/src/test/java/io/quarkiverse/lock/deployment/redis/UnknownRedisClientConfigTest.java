@@ -4,7 +4,6 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkiverse.lock.testsupport.StartupFailure;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -14,10 +13,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class UnknownRedisClientConfigTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withEmptyApplication()
-            .overrideConfigKey("quarkus.devservices.enabled", "false")
-            .overrideConfigKey("quarkus.redis.hosts", RedisServer.shared().uri())
+    static final QuarkusUnitTest APP = RedisTestApp.shared()
             .overrideConfigKey("quarkus.lock.redis.client-name", "nowhere")
             .assertException(failure -> StartupFailure.assertMentions(failure,
                     "quarkus.lock.redis.client-name", "nowhere"));

@@ -40,6 +40,25 @@ final class PostgresStatements {
                                          floor(extract(epoch FROM t.now) * 1000)::bigint AS ms,
                                          floor(extract(epoch FROM t.now) * 1000000)::bigint AS micros) n""";
 
+    /**
+     * When a lease of {@code $3} milliseconds granted at this statement's time ends: {@code 'infinity'} for a lease of 0
+     * (held until released).
+     */
+    private static final String LEASE_END = leaseEnd("n.now");
+
+    /**
+     * The head of an upsert that makes {@code $2} the holder of the key {@code $1} for a lease of {@code $3}: the row it
+     * inserts when the key has none, and the start of what it sets on the existing row, which the statement completes.
+     * Placeholders: the table, {@link #NOW}.
+     */
+    private static final String INSERT_HOLDER = """
+            INSERT INTO %1$s AS l (lock_key, owner, token, held_until, line, changed_at)
+            SELECT $1::bytea, $2::text, n.micros, """ + LEASE_END + """
+            , '[]'::jsonb, n.now
+            FROM %2$s
+            ON CONFLICT (lock_key) DO UPDATE SET (owner, token, held_until, line, changed_at) = (
+            """;
+
     private final String table;
     private final String createTable;
     private final String acquire;
@@ -57,19 +76,10 @@ final class PostgresStatements {
         String t = table.sql();
         this.table = t;
         this.createTable = createTable(t);
-        this.acquire = """
-                INSERT INTO %1$s AS l (lock_key, owner, token, held_until, line, changed_at)
-                SELECT $1::bytea, $2::text, n.micros,
-                       CASE WHEN $3::bigint = 0 THEN 'infinity'::timestamptz
-                            ELSE n.now + $3::bigint * interval '1 millisecond' END,
-                       '[]'::jsonb, n.now
-                FROM %2$s
-                ON CONFLICT (lock_key) DO UPDATE SET (owner, token, held_until, line, changed_at) = (
+        this.acquire = (INSERT_HOLDER + """
                   SELECT CASE WHEN g.granted THEN $2::text ELSE l.owner END,
                          CASE WHEN g.granted THEN greatest(l.token + 1, n.micros) ELSE l.token END,
-                         CASE WHEN NOT g.granted THEN l.held_until
-                              WHEN $3::bigint = 0 THEN 'infinity'::timestamptz
-                              ELSE n.now + $3::bigint * interval '1 millisecond' END,
+                         CASE WHEN g.granted THEN %3$s ELSE l.held_until END,
                          CASE WHEN g.granted OR g.mine OR NOT $4::boolean THEN v.others
                               WHEN v.placed THEN v.kept
                               ELSE v.kept || jsonb_build_array(jsonb_build_object(
@@ -100,25 +110,16 @@ final class PostgresStatements {
                          greatest(1, (line->0->>'until')::bigint
                                      - floor(extract(epoch FROM changed_at) * 1000)::bigint)
                        ELSE -1 END
-                """.formatted(t, NOW);
-        this.takeOver = """
-                INSERT INTO %1$s AS l (lock_key, owner, token, held_until, line, changed_at)
-                SELECT $1::bytea, $2::text, n.micros,
-                       CASE WHEN $3::bigint = 0 THEN 'infinity'::timestamptz
-                            ELSE n.now + $3::bigint * interval '1 millisecond' END,
-                       '[]'::jsonb, n.now
-                FROM %2$s
-                ON CONFLICT (lock_key) DO UPDATE SET (owner, token, held_until, line, changed_at) = (
-                  SELECT $2::text, greatest(l.token + 1, n.micros),
-                         CASE WHEN $3::bigint = 0 THEN 'infinity'::timestamptz
-                              ELSE n.now + $3::bigint * interval '1 millisecond' END,
+                """).formatted(t, NOW, LEASE_END);
+        this.takeOver = (INSERT_HOLDER + """
+                  SELECT $2::text, greatest(l.token + 1, n.micros), %3$s,
                          coalesce((SELECT jsonb_agg(e.w ORDER BY e.i)
                                    FROM jsonb_array_elements(l.line) WITH ORDINALITY AS e(w, i)
                                    WHERE e.w->>'owner' <> $2::text AND (e.w->>'until')::bigint > n.ms), '[]'::jsonb),
                          n.now
                   FROM %2$s)
                 RETURNING token
-                """.formatted(t, NOW);
+                """).formatted(t, NOW, LEASE_END);
         this.free = """
                 WITH old AS (
                   SELECT lock_key,
@@ -159,11 +160,9 @@ final class PostgresStatements {
                 FROM done
                 """.formatted(t, NOW, ANNOUNCED_KEY_BYTES);
         this.renew = """
-                UPDATE %s SET held_until = CASE WHEN $3::bigint = 0 THEN 'infinity'::timestamptz
-                                                ELSE clock_timestamp() + $3::bigint * interval '1 millisecond' END,
-                              changed_at = clock_timestamp()
+                UPDATE %s SET held_until = %s, changed_at = clock_timestamp()
                 WHERE lock_key = $1::bytea AND owner = $2::text AND held_until > clock_timestamp()
-                """.formatted(t);
+                """.formatted(t, leaseEnd("clock_timestamp()"));
         this.isHeld = """
                 SELECT EXISTS (SELECT 1 FROM %s
                                WHERE lock_key = $1::bytea AND owner = $2::text AND held_until > clock_timestamp())
@@ -266,5 +265,15 @@ final class PostgresStatements {
      */
     String sweep() {
         return sweep;
+    }
+
+    /**
+     * @param now the SQL of the time the lease starts
+     * @return the SQL of when a lease of {@code $3} milliseconds starting at {@code now} ends: {@code 'infinity'} for a
+     *         lease of 0 (held until released)
+     */
+    private static String leaseEnd(String now) {
+        return "CASE WHEN $3::bigint = 0 THEN 'infinity'::timestamptz ELSE " + now
+                + " + $3::bigint * interval '1 millisecond' END";
     }
 }

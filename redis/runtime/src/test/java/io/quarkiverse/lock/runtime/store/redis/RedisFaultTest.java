@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import io.quarkiverse.lock.runtime.registry.RegistryFixture;
 import io.quarkiverse.lock.testsupport.proxy.Exchange;
 import io.quarkiverse.lock.testsupport.proxy.Fault;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
+import io.smallrye.mutiny.Uni;
 
 /**
  * Faults between the client and a real redis-server, injected by a proxy: a reply lost after the server granted, a
@@ -44,23 +46,13 @@ class RedisFaultTest {
 
     @Test
     void aLockAcquiredForeverWhoseReplyIsLostIsTakenBack() {
-        String key = "lost-forever-" + UUID.randomUUID();
-        cutAtTheFirstGrantOf(key);
-        assertThatThrownBy(() -> await(registry.obtain(key).acquireForever())).isInstanceOf(LockException.class);
-        proxy.clearRules();
-        assertThat(proxy.counts().cuts()).isEqualTo(1);
-        assertAcquirableSoon(key);
+        assertAGrantWhoseReplyIsLostIsTakenBack("lost-forever-", key -> registry.obtain(key).acquireForever());
     }
 
     @Test
     void anOverridingAcquisitionWhoseReplyIsLostIsTakenBack() {
-        String key = "lost-take-over-" + UUID.randomUUID();
-        cutAtTheFirstGrantOf(key);
-        assertThatThrownBy(() -> await(registry.obtain(key, LockType.OVERRIDING).acquire(Duration.ZERO,
-                Duration.ofMinutes(10)))).isInstanceOf(LockException.class);
-        proxy.clearRules();
-        assertThat(proxy.counts().cuts()).isEqualTo(1);
-        assertAcquirableSoon(key);
+        assertAGrantWhoseReplyIsLostIsTakenBack("lost-take-over-",
+                key -> registry.obtain(key, LockType.OVERRIDING).acquire(Duration.ZERO, Duration.ofMinutes(10)));
     }
 
     @Test
@@ -92,6 +84,19 @@ class RedisFaultTest {
         assertThat(delayed).isTrue();
         proxy.clearRules();
         sleep(OPERATION_TIMEOUT.multipliedBy(2));
+        assertAcquirableSoon(key);
+    }
+
+    /**
+     * Cuts the connection at the reply to the first grant of a new key, so that {@code acquisition} fails although the
+     * server granted it; then the lock must be free again soon (taken back) and acquirable.
+     */
+    private void assertAGrantWhoseReplyIsLostIsTakenBack(String keyPrefix, Function<String, Uni<Boolean>> acquisition) {
+        String key = keyPrefix + UUID.randomUUID();
+        cutAtTheFirstGrantOf(key);
+        assertThatThrownBy(() -> await(acquisition.apply(key))).isInstanceOf(LockException.class);
+        proxy.clearRules();
+        assertThat(proxy.counts().cuts()).isEqualTo(1);
         assertAcquirableSoon(key);
     }
 
