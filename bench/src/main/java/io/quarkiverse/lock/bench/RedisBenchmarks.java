@@ -62,14 +62,18 @@ record RedisBenchmarks(App app, RedisServer server, BenchSettings bench) {
                             connections);
                     LockLibrary springPubSub = new SpringLibrary(server.port(),
                             RedisLockRegistry.RedisLockType.PUB_SUB_LOCK, connections);
-                    LockLibrary reactorPort = new ReactorPortLibrary(app.redis())) {
+                    LockLibrary reactorPort = new ReactorPortLibrary(app.redis());
+                    LockLibrary floor = new PubSubFloor(app.vertx(), address)) {
                 uncontended(report, info, ours, redisson, spring);
                 HandoffTable handoff = new HandoffTable(report, bench);
                 handoff.measure("Handoff latency against contending instances", " The libraries that wait for a "
-                        + "release message, and the floor this machine's scheduler sets: a fair lock inside the JVM "
-                        + "passed around by the same threads, each handoff one thread wake-up without network or "
-                        + "server; the polling ones follow at " + bench.pollingContenders() + " instances.",
-                        bench.contenders(), List.of(ours, redisson, springPubSub, new MachineFloor()), "handoff-latency");
+                        + "release message, and two floors that are no distributed locks: the least a handoff through "
+                        + "Redis costs (the line kept in the JVM, one PUBLISH to the next waiter's own channel, no "
+                        + "script, no claim), and the floor this machine's scheduler sets (a fair lock inside the JVM "
+                        + "passed around by the same threads: one thread wake-up, no network). The polling ones "
+                        + "follow at " + bench.pollingContenders() + " instances.",
+                        bench.contenders(), List.of(ours, redisson, springPubSub, floor, new MachineFloor()),
+                        "handoff-latency");
                 handoff.measure("Handoff of the polling designs", " Designs that wait by polling, at "
                         + bench.pollingContenders() + " instances only: their latency is set by how often they ask "
                         + "(Spring's SPIN_LOCK and the Reactor-port design every 100 ms, Quarkus Lock without release "
