@@ -3,26 +3,18 @@ package io.quarkiverse.lock.bench;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
-import io.smallrye.mutiny.Uni;
-
 /**
  * Not a distributed lock: a fair {@link ReentrantLock} in this JVM, passed around by the same handoff benchmark. A
  * handoff then costs one thread wake-up and nothing else (no network, no server, no event loop), so its latencies are
  * the floor this machine's scheduler sets for every library's handoff: where the floor's own p99 or longest wait is
  * above a goal, no lock measured on this machine can meet that goal.
  */
-final class MachineFloor implements LockLibrary {
+final class MachineFloor extends HandoffFloor {
 
     private final ReentrantLock lock = new ReentrantLock(true);
 
-    @Override
-    public String name() {
-        return "In-JVM fair lock (this machine's floor)";
-    }
-
-    @Override
-    public Uni<Void> acquireAndRelease(String key) {
-        throw new UnsupportedOperationException("the machine's floor is measured in the handoff only");
+    MachineFloor() {
+        super("In-JVM fair lock (this machine's floor)");
     }
 
     @Override

@@ -5,7 +5,6 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -20,7 +19,7 @@ import io.vertx.redis.client.Request;
  * releaser and one message for the waiter, on this machine's Redis, event loops and threads. A lock whose handoff
  * needs a release message cannot be faster than this, so its figures are the floor for every library in the table.
  */
-final class PubSubFloor implements LockLibrary {
+final class PubSubFloor extends HandoffFloor {
 
     /** Two connections per contender (its subscription, its commands), for up to 64 contenders. */
     private static final int MAX_CONNECTIONS = 128;
@@ -36,18 +35,9 @@ final class PubSubFloor implements LockLibrary {
      * @param address the Redis server's address
      */
     PubSubFloor(Vertx vertx, String address) {
+        super("One PUBLISH per handoff (the Redis floor)");
         this.redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(address)
                 .setMaxPoolSize(MAX_CONNECTIONS).setMaxPoolWaiting(MAX_CONNECTIONS));
-    }
-
-    @Override
-    public String name() {
-        return "One PUBLISH per handoff (the Redis floor)";
-    }
-
-    @Override
-    public Uni<Void> acquireAndRelease(String key) {
-        throw new UnsupportedOperationException("the Redis floor is measured in the handoff only");
     }
 
     @Override

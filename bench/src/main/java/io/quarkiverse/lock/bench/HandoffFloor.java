@@ -1,0 +1,29 @@
+package io.quarkiverse.lock.bench;
+
+import io.smallrye.mutiny.Uni;
+
+/**
+ * A floor of the handoff table: no distributed lock, but the least a handoff costs on some path, passed around by the
+ * same benchmark as the libraries, so that their figures can be read against it. It has no uncontended figures.
+ */
+abstract class HandoffFloor implements LockLibrary {
+
+    private final String name;
+
+    /**
+     * @param name the floor's name in the tables
+     */
+    HandoffFloor(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final Uni<Void> acquireAndRelease(String key) {
+        throw new UnsupportedOperationException(name + " is measured in the handoff only");
+    }
+}
