@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.bench;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -83,15 +84,21 @@ public class LockBenchmarks implements QuarkusApplication {
         if (parts.isEmpty() || parts.contains("redis")) {
             timed("Redis part", () -> new RedisBenchmarks(new RedisBenchmarks.App(locks, target, settings, vertx, redis),
                     server, bench).run(report));
+            write(report, file);
         }
         if (parts.isEmpty() || parts.contains("postgresql")) {
             timed("PostgreSQL part", () -> new PostgresBenchmarks(vertx, settings, bench).run(report));
+            write(report, file);
         }
+        return 0;
+    }
+
+    /** Writes the parts measured so far, so that a part that fails later does not lose them. */
+    private static void write(Report report, Path file) throws IOException {
         if (Files.isDirectory(file.toAbsolutePath().getParent())) {
             report.write(file);
             System.out.println("Report written to " + file.toAbsolutePath());
         }
-        return 0;
     }
 
     /** A part of the benchmark. */

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.bench;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStore;
@@ -44,15 +45,20 @@ record PostgresBenchmarks(Vertx vertx, LockSettings settings, BenchSettings benc
                     + "(fsync and synchronous commit off, as in the tests): the JDBC libraries through HikariCP and "
                     + "the PostgreSQL driver, Quarkus Lock through the reactive PostgreSQL client.");
             int threads = Math.min(MAX_CONCURRENCY, bench.maxConcurrency());
+            int instances = bench.pollingContenders();
+            Supplier<Pool> reactiveInstances = PostgresConnections.reused(instances,
+                    () -> connections.reactive(INSTANCE_POOL));
             try (LockLibrary ours = OurLibrary.standalone("Quarkus Lock", store(connections.reactive(threads)),
-                    vertx, settings, () -> store(connections.reactive(INSTANCE_POOL)));
+                    vertx, settings, () -> store(reactiveInstances.get()));
                     LockLibrary spring = new SpringJdbcLibrary(connections.jdbc(threads, threads),
-                            () -> connections.jdbc(INSTANCE_POOL, 1), null, threads);
+                            PostgresConnections.reused(instances, () -> connections.jdbc(INSTANCE_POOL, 1)), null,
+                            threads);
                     LockLibrary springPolling = new SpringJdbcLibrary(connections.jdbc(1, 1),
-                            () -> connections.jdbc(INSTANCE_POOL, 1), Duration.ofMillis(ShedLockLibrary.POLL_MILLIS),
-                            1);
+                            PostgresConnections.reused(instances, () -> connections.jdbc(INSTANCE_POOL, 1)),
+                            Duration.ofMillis(ShedLockLibrary.POLL_MILLIS), 1);
                     LockLibrary shedLock = new ShedLockLibrary(connections.jdbc(threads, threads),
-                            () -> connections.jdbc(INSTANCE_POOL, 1), threads)) {
+                            PostgresConnections.reused(instances, () -> connections.jdbc(INSTANCE_POOL, 1)),
+                            threads)) {
                 uncontended(report, ours, spring, shedLock);
                 new HandoffTable(report, bench).measure("PostgreSQL: handoff under contention",
                         " Each contender has a connection pool of its own. Quarkus Lock's release hands the lock to the "
@@ -60,7 +66,7 @@ record PostgresBenchmarks(Vertx vertx, LockSettings settings, BenchSettings benc
                                 + "every idleBetweenTries (100 ms unless set; the second Spring row sets "
                                 + ShedLockLibrary.POLL_MILLIS + " ms); ShedLock only takes a lock or skips, so its contender "
                                 + "retries every " + ShedLockLibrary.POLL_MILLIS + " ms, as a user's retry loop would.",
-                        new int[] { bench.pollingContenders() }, List.of(ours, spring, springPolling, shedLock), null);
+                        new int[] { instances }, List.of(ours, spring, springPolling, shedLock), null);
             }
         }
     }

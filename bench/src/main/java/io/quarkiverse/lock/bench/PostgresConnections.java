@@ -3,6 +3,7 @@ package io.quarkiverse.lock.bench;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -62,6 +63,30 @@ final class PostgresConnections implements AutoCloseable {
         HikariDataSource dataSource = new HikariDataSource(config);
         opened.add(dataSource);
         return dataSource;
+    }
+
+    /**
+     * Hands out at most {@code count} pools, then the same ones again in turn: each run of a handoff gives each of its
+     * contenders a pool of its own, and runs one after the other reuse them, so the server's connections are not used
+     * up by pools of finished runs.
+     *
+     * @param count how many pools, as many as a run has contenders
+     * @param make opens a pool
+     * @return the pools, opened as first needed
+     */
+    static <T> Supplier<T> reused(int count, Supplier<T> make) {
+        List<T> made = new ArrayList<>();
+        return () -> {
+            synchronized (made) {
+                if (made.size() < count) {
+                    made.add(make.get());
+                    return made.get(made.size() - 1);
+                }
+                T next = made.remove(0);
+                made.add(next);
+                return next;
+            }
+        };
     }
 
     @Override
