@@ -20,22 +20,28 @@ import io.smallrye.mutiny.Uni;
 record Throughput(Duration warmUp, Duration round, int rounds) {
 
     /**
+     * Measures several operations round by round, each round starting with the next one in turn, after a warm-up of
+     * each, so that none profits from its place (a warmer JIT, a quieter machine).
+     *
      * @param concurrency how many loops run at once
-     * @param operation the operation of loop {@code i}
-     * @return the median operations per second, and the spread of the rounds
+     * @param operations the operations, each of loop {@code i}
+     * @return the operations per second of each operation in each round: {@code [operation][round]}
      */
-    Spread measure(int concurrency, IntFunction<Uni<?>> operation) {
-        run(concurrency, operation, warmUp);
-        double[] perSecond = new double[rounds];
+    double[][] inTurns(int concurrency, List<IntFunction<Uni<?>>> operations) {
+        int count = operations.size();
+        operations.forEach(operation -> run(concurrency, operation, warmUp));
+        double[][] perSecond = new double[count][rounds];
         for (int r = 0; r < rounds; r++) {
-            perSecond[r] = run(concurrency, operation, round) / (round.toNanos() / 1e9);
+            for (int k = 0; k < count; k++) {
+                int which = (r + k) % count;
+                perSecond[which][r] = run(concurrency, operations.get(which), round) / (round.toNanos() / 1e9);
+            }
         }
-        return Spread.of(perSecond);
+        return perSecond;
     }
 
     /**
-     * Measures two operations round by round, alternating which goes first, after a warm-up of both, so that neither
-     * profits from running after the other (a warmer JIT, a quieter machine).
+     * Measures two operations in turns ({@link #inTurns}).
      *
      * @param concurrency how many loops run at once
      * @param first the first operation of loop {@code i}
@@ -43,16 +49,9 @@ record Throughput(Duration warmUp, Duration round, int rounds) {
      * @return the operations per second of the first and of the second, and the ratio second / first of each round
      */
     Spread[] compare(int concurrency, IntFunction<Uni<?>> first, IntFunction<Uni<?>> second) {
-        run(concurrency, first, warmUp);
-        run(concurrency, second, warmUp);
-        double[][] perSecond = new double[2][rounds];
+        double[][] perSecond = inTurns(concurrency, List.of(first, second));
         double[] ratios = new double[rounds];
-        List<IntFunction<Uni<?>>> operations = List.of(first, second);
         for (int r = 0; r < rounds; r++) {
-            for (int k = 0; k < 2; k++) {
-                int which = (r + k) % 2;
-                perSecond[which][r] = run(concurrency, operations.get(which), round) / (round.toNanos() / 1e9);
-            }
             ratios[r] = perSecond[1][r] / perSecond[0][r];
         }
         return new Spread[] { Spread.of(perSecond[0]), Spread.of(perSecond[1]), Spread.of(ratios) };

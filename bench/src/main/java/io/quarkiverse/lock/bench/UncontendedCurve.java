@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 
+import io.smallrye.mutiny.Uni;
+
 /**
  * Uncontended acquire+release pairs per second against concurrency, for several libraries (the first one ours): a table
  * with the median and the spread of each, our ratio to each peer, and further columns such as a server's ceiling; and
@@ -39,7 +41,8 @@ record UncontendedCurve(Report report, BenchSettings bench) {
         libraries.stream().skip(1).forEach(library -> header.add("ours / " + Report.shortName(library.name())));
         columns.forEach(column -> header.add(column.name()));
         report.section(title, "Each loop locks a key of its own, so nothing is contended: the cost of a lock. "
-                + bench.throughputMethod() + description, header.toArray(new String[0]));
+                + bench.throughputMethod() + " The libraries run in turns, round by round, each going first in turn."
+                + description, header.toArray(new String[0]));
         Throughput throughput = bench.throughput();
         int lines = libraries.size() + columns.size();
         double[][] medians = new double[lines][concurrency.length];
@@ -47,15 +50,15 @@ record UncontendedCurve(Report report, BenchSettings bench) {
             int loops = concurrency[c];
             String[] row = new String[1 + lines + libraries.size() - 1];
             row[0] = Integer.toString(loops);
+            List<IntFunction<Uni<?>>> pairs = new ArrayList<>();
+            for (LockLibrary library : libraries) {
+                String prefix = "u-" + library.name().replaceAll("\\W", "") + "-";
+                pairs.add(i -> library.acquireAndRelease(prefix + i));
+            }
+            double[][] rounds = throughput.inTurns(loops, pairs);
             for (int l = 0; l < lines; l++) {
-                Spread spread;
-                if (l < libraries.size()) {
-                    LockLibrary library = libraries.get(l);
-                    String prefix = "u-" + library.name().replaceAll("\\W", "") + "-";
-                    spread = throughput.measure(loops, i -> library.acquireAndRelease(prefix + i));
-                } else {
-                    spread = columns.get(l - libraries.size()).measure().apply(loops);
-                }
+                Spread spread = l < libraries.size() ? Spread.of(rounds[l])
+                        : columns.get(l - libraries.size()).measure().apply(loops);
                 medians[l][c] = spread.median();
                 row[l < libraries.size() ? 1 + l : libraries.size() + l] = Report.rate(spread);
             }
