@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 record Handoff(int contenders, Duration duration, Duration hold) {
 
-    Result measure(LockLibrary library, String key) throws InterruptedException {
+    Result measure(HandoffSubject library, String key) throws InterruptedException {
         // The instances first: starting 32 clients can take longer than the run itself.
         List<Contender> instances = new ArrayList<>();
         for (int i = 0; i < contenders; i++) {

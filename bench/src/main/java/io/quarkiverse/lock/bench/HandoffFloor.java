@@ -1,12 +1,10 @@
 package io.quarkiverse.lock.bench;
 
-import io.smallrye.mutiny.Uni;
-
 /**
  * A floor of the handoff table: no distributed lock, but the least a handoff costs on some path, passed around by the
- * same benchmark as the libraries, so that their figures can be read against it. It has no uncontended figures.
+ * same benchmark as the libraries, so that their figures can be read against it.
  */
-abstract class HandoffFloor implements LockLibrary {
+abstract class HandoffFloor implements HandoffSubject {
 
     private final String name;
 
@@ -20,10 +18,5 @@ abstract class HandoffFloor implements LockLibrary {
     @Override
     public final String name() {
         return name;
-    }
-
-    @Override
-    public final Uni<Void> acquireAndRelease(String key) {
-        throw new UnsupportedOperationException(name + " is measured in the handoff only");
     }
 }

@@ -23,13 +23,13 @@ record HandoffTable(Report report, BenchSettings bench) {
      * @param chart the chart's file name, or null for none
      * @throws InterruptedException if interrupted while the contenders ran
      */
-    void measure(String title, String description, int[] instances, List<LockLibrary> libraries, String chart)
+    void measure(String title, String description, int[] instances, List<? extends HandoffSubject> libraries, String chart)
             throws InterruptedException {
         report.section(title, bench.handoffMethod() + description, "library", "instances", "handoffs", "p50 ms",
                 "p99 ms", "p99.9 ms", "longest wait ms", "give-ups");
         double[][][] medians = new double[libraries.size()][MEASURES.length][instances.length];
         for (int l = 0; l < libraries.size(); l++) {
-            LockLibrary library = libraries.get(l);
+            HandoffSubject library = libraries.get(l);
             for (int n = 0; n < instances.length; n++) {
                 Handoff.Result[] runs = new Handoff.Result[bench.rounds()];
                 for (int r = 0; r < runs.length; r++) {

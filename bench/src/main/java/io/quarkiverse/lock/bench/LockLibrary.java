@@ -5,30 +5,16 @@ import io.smallrye.mutiny.Uni;
 /**
  * A lock library under benchmark: how it takes and frees a lock, in the shapes the benchmarks need.
  */
-interface LockLibrary extends AutoCloseable {
+interface LockLibrary extends HandoffSubject {
 
     /** How long every library holds a lock unless released. */
     long LEASE_MILLIS = 10_000;
-    /** How long a contender waits. */
-    long WAIT_MILLIS = 30_000;
-
-    /**
-     * @return the library's name in the tables
-     */
-    String name();
 
     /**
      * @param key the lock key
      * @return one uncontended acquire-and-release pair, as the library's users would write it
      */
     Uni<Void> acquireAndRelease(String key);
-
-    /**
-     * @param key the lock key
-     * @param index the contender's number; each contender stands for a separate application instance
-     * @return a contender for the handoff benchmark
-     */
-    Contender contender(String key, int index);
 
     /**
      * @param key the lock key
@@ -39,7 +25,4 @@ interface LockLibrary extends AutoCloseable {
         return null;
     }
 
-    @Override
-    default void close() {
-    }
 }

@@ -63,7 +63,7 @@ record RedisBenchmarks(App app, RedisServer server, BenchSettings bench) {
                     LockLibrary springPubSub = new SpringLibrary(server.port(),
                             RedisLockRegistry.RedisLockType.PUB_SUB_LOCK, connections);
                     LockLibrary reactorPort = new ReactorPortLibrary(app.redis());
-                    LockLibrary floor = new PubSubFloor(app.vertx(), address)) {
+                    HandoffSubject floor = new PubSubFloor(app.vertx(), address)) {
                 uncontended(report, info, ours, redisson, spring);
                 HandoffTable handoff = new HandoffTable(report, bench);
                 handoff.measure("Handoff latency against contending instances", " The libraries that wait for a "
