@@ -82,12 +82,12 @@ record LocalWaiters(Report report, BenchSettings bench, RedisInfo info) {
             waiters.hold();
             CompletableFuture<Void> all = waiters.queue(count);
             Thread.sleep(SETTLE_MILLIS);
-            long commandsBefore = info.commandCalls();
-            long scriptsBefore = info.scriptCalls();
+            RedisInfo.Calls before = info.calls();
             long from = System.nanoTime();
             Thread.sleep(WINDOW_MILLIS);
-            long commands = info.commandCalls() - commandsBefore;
-            long scripts = info.scriptCalls() - scriptsBefore;
+            RedisInfo.Calls after = info.calls();
+            long commands = after.commands() - before.commands();
+            long scripts = after.scripts() - before.scripts();
             double seconds = (System.nanoTime() - from) / 1e9;
             long releasedAt = System.nanoTime();
             waiters.release();

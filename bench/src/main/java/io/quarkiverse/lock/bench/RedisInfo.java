@@ -23,29 +23,30 @@ record RedisInfo(Redis redis) {
     }
 
     /**
-     * @return the commands the server has run so far, by {@code INFO commandstats}, leaving out INFO itself: the ones
-     *         clients sent and the ones their scripts ran inside the server
+     * Counts of the commands the server has run so far, by {@code INFO commandstats}, leaving out INFO itself.
+     *
+     * @param commands the ones clients sent and the ones their scripts ran inside the server
+     * @param scripts the scripts run ({@code EVAL}, {@code EVALSHA}, {@code FCALL}), each once
      */
-    long commandCalls() {
-        return calls(false);
+    record Calls(long commands, long scripts) {
     }
 
-    /** @return the scripts the server has run so far ({@code EVAL}, {@code EVALSHA}, {@code FCALL}), each once */
-    long scriptCalls() {
-        return calls(true);
-    }
-
-    private long calls(boolean scriptsOnly) {
-        long calls = 0;
+    /** @return the commands and scripts the server has run so far, from one {@code INFO commandstats} */
+    Calls calls() {
+        long commands = 0;
+        long scripts = 0;
         for (String line : info("commandstats").split("\r?\n")) {
-            if (!line.startsWith("cmdstat_") || line.startsWith("cmdstat_info:")
-                    || scriptsOnly && !SCRIPTS.contains(line.substring("cmdstat_".length(), line.indexOf(':')))) {
+            if (!line.startsWith("cmdstat_") || line.startsWith("cmdstat_info:")) {
                 continue;
             }
             int from = line.indexOf("calls=") + "calls=".length();
-            calls += Long.parseLong(line.substring(from, line.indexOf(',', from)));
+            long calls = Long.parseLong(line.substring(from, line.indexOf(',', from)));
+            commands += calls;
+            if (SCRIPTS.contains(line.substring("cmdstat_".length(), line.indexOf(':')))) {
+                scripts += calls;
+            }
         }
-        return calls;
+        return new Calls(commands, scripts);
     }
 
     /** @return the server's {@code used_memory}, bytes */

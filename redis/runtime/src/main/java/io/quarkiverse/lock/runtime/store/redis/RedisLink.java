@@ -15,13 +15,12 @@ import io.vertx.redis.client.impl.PooledRedisConnection;
  * One connection of a {@link RedisChannel}, from its opening to its end.
  * <p>
  * A new connection first kills, on the server, every connection it replaces ({@code CLIENT KILL ID}), loads the
- * scripts ({@code SCRIPT LOAD}), then learns its own id ({@code CLIENT ID}); only then does it carry lock commands.
- * Loaded scripts spare the lock commands a {@code NOSCRIPT} reply after a restart or failover: the script sent again
- * with its source would reach the server after commands sent later (a take-back, another handle's acquisition). So bytes of a
- * replaced connection that the network
- * delivers late (an acquisition, say) can never run after what the new one sent, and every connection that carried a
- * lock command can be killed in turn. A server that refuses {@code CLIENT} (an ACL without it) leaves late bytes to the
- * old socket's close.
+ * scripts ({@code SCRIPT LOAD}), then learns its own id ({@code CLIENT ID}); only then does it carry lock commands. So
+ * bytes of a replaced connection that the network delivers late (an acquisition, say) can never run after what the new
+ * one sent, and every connection that carried a lock command can be killed in turn. A server that refuses
+ * {@code CLIENT} (an ACL without it) leaves late bytes to the old socket's close. Loaded scripts spare the lock commands
+ * a {@code NOSCRIPT} reply after a restart or failover: the script sent again with its source would reach the server
+ * after commands sent later (a take-back, another handle's acquisition).
  * <p>
  * Its state, and the ids of replaced connections not yet killed, are guarded by the channel's monitor, which also
  * guards which link is the channel's current one.
