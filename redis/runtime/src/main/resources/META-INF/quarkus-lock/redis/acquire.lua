@@ -4,10 +4,19 @@
 -- kept, in ms, ARGV[4] '1' if the caller waits in line, '0' for one try, ARGV[5] how long a waiter keeps its place
 -- between two attempts, in ms
 -- Owner ids belong to one acquisition, so a lock held by ARGV[1] was granted to this very acquisition.
--- Returns the fencing token (> 0) when acquired, else -1 - (how long until the lock may be free for this caller, in
--- ms: the holder's remaining lease, 2^31 - 1 if it is held until released, or, if it is free but promised to an
--- earlier waiter, how long that waiter's place still runs).
+-- Returns the fencing token (> 0) when acquired, else {how long until the lock may be free for this caller, in ms (the
+-- holder's remaining lease, 2^31 - 1 if it is held until released, or, if it is free but promised to an earlier
+-- waiter, how long that waiter's place still runs), a value at least every fencing token issued for the lock so far}.
+-- The second value tells the waiter whether a hand-over message it hears later was sent before this refusal: a token
+-- above it was issued after. It is the fencing counter, or the server's time once the counter has expired, since
+-- tokens are at least the server's time when they were issued.
 local now = now_micros()
+
+local function refused(remaining)
+  local issued = tonumber(redis.call('GET', KEYS[2])) or 0
+  return {remaining, math.max(issued, now)}
+end
+
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] and ARGV[4] == '1' then
   -- A release handed the lock to this waiter; its token is the last one issued. Touching the counter makes this
@@ -32,7 +41,7 @@ if not holder then
   if ARGV[4] == '1' then
     keep_place(KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[5], now)
   end
-  return -1 - math.max(1, tonumber(string.match(place, '^(%d+)')) - now_millis)
+  return refused(math.max(1, tonumber(string.match(place, '^(%d+)')) - now_millis))
 end
 if ARGV[4] == '1' then
   keep_place(KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[5], now)
@@ -44,4 +53,4 @@ if ttl == -1 then
 elseif ttl < 0 then
   ttl = 0
 end
-return -1 - ttl
+return refused(ttl)

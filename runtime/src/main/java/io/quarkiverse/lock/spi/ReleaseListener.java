@@ -13,7 +13,10 @@ public interface ReleaseListener {
     void released(String key);
 
     /**
-     * A lock was released and handed straight to the first waiter in line.
+     * A lock was released and handed straight to the first waiter in line. The waiting acquisition takes the message
+     * as its grant, without asking the store again, only if the store's answers to its attempts show the hand-over
+     * came after all of them ({@link AcquireResult#issuedTokensUpTo()} below {@code token}) and none is on its way;
+     * otherwise it asks the store, which answers a lock handed to it with its current token.
      *
      * @param key the lock key
      * @param owner the owner id of the waiter that now holds it

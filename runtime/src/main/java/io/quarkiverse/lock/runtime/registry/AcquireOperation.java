@@ -4,6 +4,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.quarkiverse.lock.runtime.waiting.Waiter;
 import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractUni;
 import io.smallrye.mutiny.subscription.Cancellable;
@@ -19,7 +20,9 @@ import io.vertx.core.Context;
  * <p>
  * Each subscription is one acquisition with an owner id of its own ({@link LockHandle#newAcquisitionId()}): the store
  * grants, hands over and takes back by that id, so a late or repeated reply, or a hand-over message meant for an
- * earlier acquisition of the same handle, can never complete this one. Exactly one of "grant", "give up" (wait ran
+ * earlier acquisition of the same handle, can never complete this one. A hand-over message is taken as the grant only
+ * when it is known to be current ({@link Run#onHandedOver}); otherwise the acquisition asks the store. Exactly one of
+ * "grant", "give up" (wait ran
  * out, failure) and "cancel" wins, by one compare-and-set. Every way of giving up after the store may have granted
  * (a reply lost, late or failed, a cancellation with an attempt in flight, a grant arriving after the end) sends a
  * {@link TakeBack} for this acquisition's id, so no lock stays held that no handle tracks. It goes once the store
@@ -69,17 +72,23 @@ final class AcquireOperation extends AbstractUni<Hold> {
         private volatile Waiter waiter;
         private long startNanos;
         private int failedAttempts;
-        /** When the last attempt the store refused was sent: a hand-over came after the store answered it. */
-        private volatile long refusedSentNanos;
+        /** Guarded by this: when the last attempt the store refused was sent; a later hand-over came after it. */
+        private long refusedSentNanos;
+        /**
+         * Guarded by this: the highest of the refusals' {@link AcquireResult#issuedTokensUpTo()}; a hand-over with a
+         * token above it was made after every refusal so far.
+         */
+        private long refusalsSawTokensUpTo;
         /** Guarded by this: an attempt was submitted; the acquisition gave up with one in flight. */
         private boolean attempted;
         private boolean takeBackOnAnswer;
         /**
          * Guarded by this: an attempt was submitted and its answer has not come yet; a hand-over heard meanwhile.
-         * Grants come only from attempts' answers, never from hand-over messages (see {@link #onHandedOver}).
+         * A hand-over heard then is decided once the answer is in (see {@link #onHandedOver}).
          */
         private boolean awaitingAnswer;
-        private boolean handOverHeard;
+        /** Guarded by this: the highest token of the hand-overs heard while an attempt was in flight, 0 if none. */
+        private long handOverHeardToken;
 
         Run(UniSubscriber<? super Hold> downstream, String owner, Context context) {
             this.downstream = downstream;
@@ -134,50 +143,59 @@ final class AcquireOperation extends AbstractUni<Hold> {
         }
 
         /**
-         * The store answered the attempt in flight (or it failed or timed out). If the acquisition gave up meanwhile,
-         * its take-back goes now, after everything the attempt may have done in the store.
+         * The store answered the attempt in flight (or it failed or timed out), with {@code result} if it answered. A
+         * refusal is recorded in the same step, so a hand-over heard from then on is judged against it. If the
+         * acquisition gave up meanwhile, its take-back goes now, after everything the attempt may have done in the
+         * store.
          *
-         * @return whether a hand-over was heard while the attempt was in flight, or {@code null} if the acquisition
-         *         gave up meanwhile and the answer was dealt with by its take-back
+         * @return the highest token of the hand-overs heard while the attempt was in flight (0 if none), or -1 if the
+         *         acquisition gave up meanwhile and the answer was dealt with by its take-back
          */
-        private Boolean answered() {
-            boolean heard;
+        private long answered(AcquireResult result, long sentNanos) {
+            long heard;
             boolean takeBackNow;
             synchronized (this) {
-                heard = handOverHeard;
+                heard = handOverHeardToken;
                 takeBackNow = takeBackOnAnswer;
                 awaitingAnswer = false;
-                handOverHeard = false;
+                handOverHeardToken = 0;
                 takeBackOnAnswer = false;
+                if (result != null && !result.acquired()) {
+                    refusedSentNanos = sentNanos;
+                    refusalsSawTokensUpTo = Math.max(refusalsSawTokensUpTo, result.issuedTokensUpTo());
+                }
             }
             if (takeBackNow) {
                 takeBack().subscribe().with(ignored -> {
                 });
-                return null;
+                return -1;
             }
             return heard;
         }
 
         private void onAttemptFailure(Throwable failure) {
-            if (answered() != null) {
+            if (answered(null, 0) >= 0) {
                 onFailure(failure);
             }
         }
 
         private void onResult(AcquireResult result, long sentNanos) {
-            Boolean handOverHeardMeanwhile = answered();
-            if (handOverHeardMeanwhile == null) {
+            long handOverHeardMeanwhile = answered(result, sentNanos);
+            if (handOverHeardMeanwhile < 0) {
                 return;
             }
             if (result.acquired()) {
                 // A grant revealed by this attempt may be a hand-over made after the previous refusal was answered.
-                onGranted(result.token(), refusedSentNanos != 0 ? refusedSentNanos : sentNanos);
+                long refusedSent;
+                synchronized (this) {
+                    refusedSent = refusedSentNanos;
+                }
+                onGranted(result.token(), refusedSent != 0 ? refusedSent : sentNanos);
                 return;
             }
-            refusedSentNanos = sentNanos;
-            if (handOverHeardMeanwhile && state.get() == RUNNING) {
-                // The refusal may predate the hand-over, or the lock may have changed hands since: the store tells.
-                attempt();
+            if (handOverHeardMeanwhile > 0 && state.get() == RUNNING) {
+                // A hand-over made after this refusal is the grant; an earlier one is stale, and the store tells.
+                onHandedOver(handOverHeardMeanwhile);
                 return;
             }
             long remaining = waits() ? waitNanos - (System.nanoTime() - startNanos) : 0;
@@ -206,24 +224,46 @@ final class AcquireOperation extends AbstractUni<Hold> {
         }
 
         /**
-         * A release handed the lock to this acquisition (the message names its owner id): it asks the store at once,
-         * which answers a lock handed to this acquisition with its current token. The message's own token is not
-         * taken: a message can be late, and the lock may have changed hands and come back to this acquisition under
-         * another token since (a take-over, then its release to this waiter, whose stale attempt put it back in line).
-         * Heard while an attempt is in flight, it waits for that attempt's answer (see {@link #awaitingAnswer}).
+         * A release handed the lock to this acquisition (the message names its owner id). The message is the grant,
+         * with its token, when it is known to be current: no attempt is on its way, and the token is above what every
+         * refusal so far saw issued, so the hand-over came after all of them. Only a refusal puts this acquisition in
+         * line, so no later hand-over to it can have followed, and since then the lock has been this acquisition's,
+         * as after any grant (a take-over, a forced release or the lease's end may end a hold at any time). Its lease
+         * counts from when the last refused attempt was sent, before the hand-over; a message that comes when half
+         * the lease is gone is not taken.
+         * <p>
+         * Otherwise the acquisition asks the store at once, which answers a lock handed to this acquisition with its
+         * current token: the message may be late, and the lock may have changed hands and come back to this
+         * acquisition under another token since (a take-over, then a release to this waiter, which a later refusal
+         * had put back in line). Heard while an attempt is in flight, the message is judged once that attempt is
+         * answered (see {@link #awaitingAnswer}), since the attempt may reach the store after the hand-over.
          */
         private void onHandedOver(long token) {
+            boolean current;
+            long refusedSent;
             synchronized (this) {
                 if (awaitingAnswer) {
-                    handOverHeard = true;
+                    handOverHeardToken = Math.max(handOverHeardToken, token);
                     return;
                 }
+                refusedSent = refusedSentNanos;
+                current = refusedSent != 0 && token > refusalsSawTokensUpTo && leaseLeft(refusedSent)
+                        && state.compareAndSet(RUNNING, GRANTED);
             }
-            Cancellable current = pause;
-            if (current != null) {
-                current.cancel();
+            if (current) {
+                granted(token, refusedSent);
+                return;
+            }
+            Cancellable paused = pause;
+            if (paused != null) {
+                paused.cancel();
             }
             attempt();
+        }
+
+        /** Whether at least half the lease of a grant made after {@code sinceNanos} is left. */
+        private boolean leaseLeft(long sinceNanos) {
+            return leaseMillis == LockStore.NO_EXPIRY || System.nanoTime() - sinceNanos < leaseMillis * 500_000;
         }
 
         /**
@@ -231,9 +271,12 @@ final class AcquireOperation extends AbstractUni<Hold> {
          * after this answer.
          */
         private void onGranted(long token, long sentNanos) {
-            if (!state.compareAndSet(RUNNING, GRANTED)) {
-                return;
+            if (state.compareAndSet(RUNNING, GRANTED)) {
+                granted(token, sentNanos);
             }
+        }
+
+        private void granted(long token, long sentNanos) {
             finish();
             deliver(handle.onGranted(owner, token, leaseMillis, sentNanos));
         }

@@ -13,6 +13,7 @@ import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
+import io.vertx.redis.client.ResponseType;
 
 /**
  * A store on Redis: one key per held lock, written and deleted by Lua scripts so each operation is one atomic round
@@ -235,9 +236,12 @@ public final class RedisLockStore implements LockStore {
         return RedisKeys.of(keyPrefix, key);
     }
 
+    /** The acquire script answers a grant with its token, a refusal with the wait and how far tokens have gone. */
     private static AcquireResult toAcquireResult(Response reply) {
-        long value = reply.toLong();
-        return value > 0 ? AcquireResult.acquired(value) : AcquireResult.heldByAnother(-1 - value);
+        if (reply.type() == ResponseType.MULTI) {
+            return AcquireResult.heldByAnother(reply.get(0).toLong(), reply.get(1).toLong());
+        }
+        return AcquireResult.acquired(reply.toLong());
     }
 
     private static boolean isOne(Response reply) {
