@@ -12,6 +12,7 @@ import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
 import io.quarkus.deployment.pkg.builditem.CurateOutcomeBuildItem;
 import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
 import io.quarkus.devui.spi.page.CardPageBuildItem;
@@ -48,6 +49,18 @@ class RedisLockProcessor {
     NativeImageResourceDirectoryBuildItem scripts(LockStoreBuildItem store) {
         return store.provider() == LockProvider.REDIS
                 ? new NativeImageResourceDirectoryBuildItem(RedisLockStore.SCRIPT_FOLDER)
+                : null;
+    }
+
+    /**
+     * The lock channel reads which event loop a Redis connection belongs to (ConnectionLoop) so that it writes on
+     * that loop; without the field in a native image it still works, writing on a loop of its own.
+     */
+    @BuildStep
+    ReflectiveClassBuildItem connectionLoop(LockStoreBuildItem store) {
+        return store.provider() == LockProvider.REDIS
+                ? ReflectiveClassBuildItem.builder("io.vertx.redis.client.impl.RedisStandaloneConnection").fields()
+                        .build()
                 : null;
     }
 

@@ -9,6 +9,7 @@ import java.util.Set;
 
 import org.jboss.logging.Logger;
 
+import io.netty.channel.EventLoop;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
 import io.vertx.core.AsyncResult;
@@ -30,7 +31,10 @@ import io.vertx.redis.client.Response;
  * Order: commands reach the server in the order {@link #send} was called, whatever threads call it. They pass one
  * queue, and only one event-loop thread, the one the connection belongs to, writes them, in queue order (Vert.x
  * writes at once on the connection's own loop but queues a task from any other thread, so writers on several threads
- * could overtake each other). So a take-back sent after its acquisition always runs after it. At most
+ * could overtake each other). So a take-back sent after its acquisition always runs after it. The writer starts on an
+ * event loop of its own, which opens the first connection; once a connection is ready, the writer moves to that
+ * connection's event loop ({@link ConnectionLoop}), so that neither the write nor the reply crosses threads (each
+ * crossing is a wake-up of another thread, and it halved the uncontended throughput). At most
  * {@link #MAX_IN_FLIGHT} commands are in flight, well below the client's own limit on unanswered commands per
  * connection ({@code quarkus.redis.max-waiting-handlers}, 2048 by default, past which it refuses commands with "Redis
  * waiting queue is full"); later ones wait in the queue, and one whose caller gave up meanwhile is never sent.
@@ -47,7 +51,9 @@ final class RedisChannel {
     private static final Logger LOG = Logger.getLogger(RedisChannel.class);
 
     private final Redis redis;
-    private final ContextInternal context;
+    private final VertxInternal vertx;
+    /** The context whose event loop writes every command; moves to the connection's loop once it is known. */
+    private volatile ContextInternal context;
     private final ArrayDeque<QueuedCommands> queue = new ArrayDeque<>();
     /** Ids of replaced connections not yet killed on the server; guarded by this. */
     private final Set<Long> toKill = new LinkedHashSet<>();
@@ -71,7 +77,8 @@ final class RedisChannel {
     RedisChannel(Redis redis, Vertx vertx, List<RedisScript> scripts) {
         this.redis = redis;
         this.scripts = scripts;
-        this.context = ((VertxInternal) vertx).createEventLoopContext();
+        this.vertx = (VertxInternal) vertx;
+        this.context = this.vertx.createEventLoopContext();
     }
 
     /**
@@ -127,11 +134,30 @@ final class RedisChannel {
     }
 
     /**
+     * Moves the writer to the event loop of {@code conn}, the connection that is about to carry the lock commands.
+     * Called on the writer's current loop, under this object's monitor, before the connection carries any lock
+     * command: nothing was written on it but its set-up commands, which were answered, so nothing written later can
+     * overtake them. A pump already scheduled on the previous loop finds it is no longer the writer and hands over.
+     */
+    void writeOnLoopOf(RedisConnection conn) {
+        EventLoop loop = ConnectionLoop.of(conn);
+        ContextInternal current = context;
+        if (loop != null && loop != current.nettyEventLoop()) {
+            context = vertx.createEventLoopContext(loop, current.workerPool(), current.classLoader());
+        }
+    }
+
+    /**
      * Writes queued commands to the connection, in queue order, while fewer than {@link #MAX_IN_FLIGHT} are in
      * flight. Runs only on the connection's event loop; a call made while it runs (a reply, a failure) makes it
      * look again instead of writing in between.
      */
     private void pump() {
+        if (!context.nettyEventLoop().inEventLoop()) {
+            // Scheduled on the loop that wrote before the writer moved to the connection's loop.
+            schedulePump();
+            return;
+        }
         if (pumping) {
             pumpAgain = true;
             return;

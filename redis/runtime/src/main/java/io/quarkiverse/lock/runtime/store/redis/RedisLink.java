@@ -119,6 +119,7 @@ final class RedisLink {
                         return;
                     }
                     id = answer.succeeded() ? answer.result().toLong() : -1;
+                    channel.writeOnLoopOf(conn);
                     ready = true;
                 }
                 channel.opened();

@@ -1,0 +1,58 @@
+package io.quarkiverse.lock.runtime.store.redis;
+
+import java.lang.reflect.Field;
+
+import org.jboss.logging.Logger;
+
+import io.netty.channel.EventLoop;
+import io.vertx.core.impl.ContextInternal;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.impl.PooledRedisConnection;
+import io.vertx.redis.client.impl.RedisStandaloneConnection;
+
+/**
+ * Finds the event loop a Redis connection reads and writes on. The Vert.x Redis client creates every pooled connection
+ * on the context the client was created on, not on the caller's, and does not expose it: its {@code send} writes at
+ * once only on that loop (from any other thread it queues a task there), and completes the reply on the caller's
+ * context (from the connection's loop, another task). A {@link RedisChannel} that writes on that loop has neither
+ * crossing.
+ */
+final class ConnectionLoop {
+
+    private static final Logger LOG = Logger.getLogger(ConnectionLoop.class);
+    private static final Field CONTEXT = contextField();
+
+    private ConnectionLoop() {
+    }
+
+    /**
+     * @param conn a connection of the client
+     * @return its event loop, or {@code null} when it cannot be known (a cluster or sentinel connection, a client
+     *         version without that field, a native image without the reflection): the writer then stays where it is,
+     *         correct but crossing threads
+     */
+    static EventLoop of(RedisConnection conn) {
+        if (CONTEXT == null || !(conn instanceof PooledRedisConnection pooled)
+                || !(pooled.actual() instanceof RedisStandaloneConnection standalone)) {
+            return null;
+        }
+        try {
+            return ((ContextInternal) CONTEXT.get(standalone)).nettyEventLoop();
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOG.debugf("Could not read the Redis connection's event loop (%s)", e);
+            return null;
+        }
+    }
+
+    private static Field contextField() {
+        try {
+            Field field = RedisStandaloneConnection.class.getDeclaredField("context");
+            field.setAccessible(true);
+            return field.getType() == ContextInternal.class ? field : null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOG.debugf("The Redis connection's event loop cannot be read (%s); lock commands are written on a loop of "
+                    + "their own", e);
+            return null;
+        }
+    }
+}

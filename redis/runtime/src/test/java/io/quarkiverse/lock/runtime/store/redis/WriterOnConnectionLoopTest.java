@@ -1,0 +1,76 @@
+package io.quarkiverse.lock.runtime.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.lock.testsupport.RedisServer;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.impl.VertxInternal;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
+
+/**
+ * The Vert.x Redis client opens its connections on the event loop of the context it was created on. The channel's
+ * writer moves to that loop once its connection is ready: written on another loop, each command crossed threads twice
+ * (the write queued to the connection's loop, the reply queued back), which halved the uncontended throughput.
+ */
+class WriterOnConnectionLoopTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    private RedisServer server;
+    private Vertx vertx;
+    private Context clientContext;
+    private Redis redis;
+    private RedisLockStore store;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = RedisServer.start();
+        vertx = Vertx.vertx();
+        clientContext = ((VertxInternal) vertx).createEventLoopContext();
+        CompletableFuture<Redis> created = new CompletableFuture<>();
+        clientContext.runOnContext(ignored -> created
+                .complete(Redis.createClient(vertx, new RedisOptions().setConnectionString(server.uri()))));
+        redis = created.get(5, TimeUnit.SECONDS);
+        store = new RedisLockStore(vertx, redis, "lock:", Duration.ofHours(1).toMillis(), false);
+    }
+
+    @AfterEach
+    void stop() {
+        store.close();
+        redis.close();
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+        server.close();
+    }
+
+    @Test
+    void commandsAreWrittenAndAnsweredOnTheConnectionsLoop() throws Exception {
+        String connectionLoop = threadOf(clientContext);
+        // Before any connection the writer has a loop of its own (round robin): the case worth testing.
+        assumeThat(threadOf(store.channel().writer())).isNotEqualTo(connectionLoop);
+
+        assertThat(store.tryAcquire("warm-up", "w", 60_000, false).await().atMost(TIMEOUT).acquired()).isTrue();
+
+        assertThat(threadOf(store.channel().writer())).isEqualTo(connectionLoop);
+        CompletableFuture<String> answeredOn = new CompletableFuture<>();
+        store.channel().writer().runOnContext(ignored -> store.release("warm-up", "w").subscribe()
+                .with(released -> answeredOn.complete(Thread.currentThread().getName()), answeredOn::completeExceptionally));
+        assertThat(answeredOn.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(connectionLoop);
+    }
+
+    private static String threadOf(Context context) throws Exception {
+        CompletableFuture<String> name = new CompletableFuture<>();
+        context.runOnContext(ignored -> name.complete(Thread.currentThread().getName()));
+        return name.get(5, TimeUnit.SECONDS);
+    }
+}
