@@ -53,14 +53,15 @@ class RedisLockProcessor {
     }
 
     /**
-     * The lock channel reads which event loop a Redis connection belongs to (ConnectionLoop) so that it writes on
-     * that loop; without the field in a native image it still works, writing on a loop of its own.
+     * The lock channel reads which event loop a Redis connection belongs to (ConnectionLoop), through the wrapper
+     * Quarkus's client puts around it, so that it writes on that loop; without the fields in a native image it still
+     * works, writing on a loop of its own.
      */
     @BuildStep
     ReflectiveClassBuildItem connectionLoop(LockStoreBuildItem store) {
         return store.provider() == LockProvider.REDIS
-                ? ReflectiveClassBuildItem.builder("io.vertx.redis.client.impl.RedisStandaloneConnection").fields()
-                        .build()
+                ? ReflectiveClassBuildItem.builder("io.vertx.redis.client.impl.RedisStandaloneConnection",
+                        "io.quarkus.redis.runtime.client.ObservableRedis$ObservableRedisConnection").fields().build()
                 : null;
     }
 

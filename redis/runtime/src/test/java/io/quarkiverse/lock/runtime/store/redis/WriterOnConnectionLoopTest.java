@@ -9,9 +9,12 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.quarkiverse.lock.testsupport.RedisServer;
+import io.quarkus.redis.runtime.client.ObservableRedis;
+import io.quarkus.redis.runtime.client.ObservableRedisMetrics;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.impl.VertxInternal;
@@ -34,15 +37,23 @@ class WriterOnConnectionLoopTest {
     private RedisLockStore store;
 
     @BeforeEach
-    void start() throws Exception {
+    void start() {
         server = RedisServer.start();
         vertx = Vertx.vertx();
+    }
+
+    /**
+     * @param observed whether the client is wrapped as Quarkus's Redis client wraps it (each connection inside an
+     *        observing one), as the application's store gets it
+     */
+    private void createStore(boolean observed) throws Exception {
         clientContext = ((VertxInternal) vertx).createEventLoopContext();
         CompletableFuture<Redis> created = new CompletableFuture<>();
         clientContext.runOnContext(ignored -> created
                 .complete(Redis.createClient(vertx, new RedisOptions().setConnectionString(server.uri()))));
         redis = created.get(5, TimeUnit.SECONDS);
-        store = new RedisLockStore(vertx, redis, "lock:", Duration.ofHours(1).toMillis(), false);
+        Redis client = observed ? new ObservableRedis(redis, "locks", ObservableRedisMetrics.NOOP) : redis;
+        store = new RedisLockStore(vertx, client, "lock:", Duration.ofHours(1).toMillis(), false);
     }
 
     @AfterEach
@@ -53,8 +64,10 @@ class WriterOnConnectionLoopTest {
         server.close();
     }
 
-    @Test
-    void commandsAreWrittenAndAnsweredOnTheConnectionsLoop() throws Exception {
+    @ParameterizedTest(name = "observed client: {0}")
+    @ValueSource(booleans = { false, true })
+    void commandsAreWrittenAndAnsweredOnTheConnectionsLoop(boolean observed) throws Exception {
+        createStore(observed);
         String connectionLoop = threadOf(clientContext);
         // Before any connection the writer has a loop of its own (round robin): the case worth testing.
         assumeThat(threadOf(store.channel().writer())).isNotEqualTo(connectionLoop);
