@@ -72,8 +72,8 @@ final class AcquireOperation extends AbstractUni<Hold> {
         private volatile Waiter waiter;
         private long startNanos;
         private int failedAttempts;
-        /** Guarded by this: when the last attempt the store refused was sent; a later hand-over came after it. */
-        private long refusedSentNanos;
+        /** Written under this: when the last attempt the store refused was sent; a later hand-over came after it. */
+        private volatile long refusedSentNanos;
         /**
          * Guarded by this: the highest of the refusals' {@link AcquireResult#issuedTokensUpTo()}; a hand-over with a
          * token above it was made after every refusal so far.
@@ -186,10 +186,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
             }
             if (result.acquired()) {
                 // A grant revealed by this attempt may be a hand-over made after the previous refusal was answered.
-                long refusedSent;
-                synchronized (this) {
-                    refusedSent = refusedSentNanos;
-                }
+                long refusedSent = refusedSentNanos;
                 onGranted(result.token(), refusedSent != 0 ? refusedSent : sentNanos);
                 return;
             }

@@ -45,17 +45,12 @@ class HandOverGrantTest {
 
     @RepeatedTest(3)
     void aHandOverMessageIsTheGrantWithoutAskingRedisAgain() throws Exception {
-        CountingStore counting = new CountingStore(redis.store());
-        DefaultLockRegistry waiting = slowPollingRegistry(counting);
-        DefaultLockRegistry direct = redis.registry(redis.store(), Duration.ofSeconds(20));
-        String key = "hand-over-grant-" + UUID.randomUUID();
-
-        ReactiveDistributedLock holder = direct.obtain(key);
-        assertThat(await(holder.acquire(Duration.ZERO, Duration.ofSeconds(10)))).isTrue();
-        ReactiveDistributedLock waiter = waiting.obtain(key);
-        CompletableFuture<Boolean> acquired = waiter.acquire(Duration.ofSeconds(20), Duration.ofSeconds(10))
-                .subscribeAsCompletionStage();
-        counting.awaitRefusals(1);
+        Line line = waiterInLine("hand-over-grant-", false);
+        CountingStore counting = line.counting();
+        ReactiveDistributedLock holder = line.holder();
+        ReactiveDistributedLock waiter = line.waiter();
+        CompletableFuture<Boolean> acquired = line.acquired();
+        String key = line.key();
 
         assertThat(await(holder.release())).isTrue();
 
@@ -72,18 +67,13 @@ class HandOverGrantTest {
 
     @Test
     void aHandOverAnnouncedLateAfterATakeOverIsNotTakenAsTheGrant() throws Exception {
-        CountingStore counting = new CountingStore(redis.store());
-        DefaultLockRegistry waiting = slowPollingRegistry(counting);
-        DefaultLockRegistry direct = redis.registry(redis.store(), Duration.ofSeconds(20));
-        String key = "late-hand-over-" + UUID.randomUUID();
-
-        ReactiveDistributedLock holder = direct.obtain(key);
-        assertThat(await(holder.acquire(Duration.ZERO, Duration.ofSeconds(10)))).isTrue();
-        ReactiveDistributedLock waiter = waiting.obtain(key);
-        counting.holdHandOvers();
-        CompletableFuture<Boolean> acquired = waiter.acquire(Duration.ofSeconds(20), Duration.ofSeconds(10))
-                .subscribeAsCompletionStage();
-        counting.awaitRefusals(1);
+        Line line = waiterInLine("late-hand-over-", true);
+        CountingStore counting = line.counting();
+        ReactiveDistributedLock holder = line.holder();
+        ReactiveDistributedLock waiter = line.waiter();
+        CompletableFuture<Boolean> acquired = line.acquired();
+        String key = line.key();
+        DefaultLockRegistry direct = line.direct();
 
         // the release hands the lock to the waiter, but the announcement is held back on its way
         assertThat(await(holder.release())).isTrue();
@@ -110,6 +100,36 @@ class HandOverGrantTest {
         assertThat(counting.attempts.get()).as("attempts: two polls and the one the late announcement caused")
                 .isEqualTo(3);
         assertThat(await(waiter.release())).isTrue();
+    }
+
+    /**
+     * A lock held by one registry's handle, and a waiting acquisition of a slowly polling registry through a
+     * {@link CountingStore}, whose first attempt Redis refused: it is in line.
+     */
+    private record Line(CountingStore counting, DefaultLockRegistry direct, String key, ReactiveDistributedLock holder,
+            ReactiveDistributedLock waiter, CompletableFuture<Boolean> acquired) {
+    }
+
+    /**
+     * @param keyPrefix the start of the lock's key, which ends with a random part
+     * @param holdHandOvers whether the counting store holds hand-over announcements back from the start
+     */
+    private Line waiterInLine(String keyPrefix, boolean holdHandOvers) throws Exception {
+        CountingStore counting = new CountingStore(redis.store());
+        DefaultLockRegistry waiting = slowPollingRegistry(counting);
+        DefaultLockRegistry direct = redis.registry(redis.store(), Duration.ofSeconds(20));
+        String key = keyPrefix + UUID.randomUUID();
+
+        ReactiveDistributedLock holder = direct.obtain(key);
+        assertThat(await(holder.acquire(Duration.ZERO, Duration.ofSeconds(10)))).isTrue();
+        ReactiveDistributedLock waiter = waiting.obtain(key);
+        if (holdHandOvers) {
+            counting.holdHandOvers();
+        }
+        CompletableFuture<Boolean> acquired = waiter.acquire(Duration.ofSeconds(20), Duration.ofSeconds(10))
+                .subscribeAsCompletionStage();
+        counting.awaitRefusals(1);
+        return new Line(counting, direct, key, holder, waiter, acquired);
     }
 
     /** A registry whose head waiter pauses 2 to 4 s between attempts; closed after the test. */

@@ -7,12 +7,10 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkus.redis.runtime.client.ObservableRedis;
 import io.quarkus.redis.runtime.client.ObservableRedisMetrics;
 import io.vertx.core.Context;
@@ -30,38 +28,27 @@ class WriterOnConnectionLoopTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    private RedisServer server;
-    private Vertx vertx;
-    private Context clientContext;
-    private Redis redis;
-    private RedisLockStore store;
+    @RegisterExtension
+    final RedisLocks locks = new RedisLocks();
 
-    @BeforeEach
-    void start() {
-        server = RedisServer.start();
-        vertx = Vertx.vertx();
-    }
+    private Context clientContext;
+    private RedisLockStore store;
 
     /**
      * @param observed whether the client is wrapped as Quarkus's Redis client wraps it (each connection inside an
      *        observing one), as the application's store gets it
      */
     private void createStore(boolean observed) throws Exception {
+        Vertx vertx = locks.vertx();
         clientContext = ((VertxInternal) vertx).createEventLoopContext();
         CompletableFuture<Redis> created = new CompletableFuture<>();
         clientContext.runOnContext(ignored -> created
-                .complete(Redis.createClient(vertx, new RedisOptions().setConnectionString(server.uri()))));
-        redis = created.get(5, TimeUnit.SECONDS);
+                .complete(Redis.createClient(vertx, new RedisOptions().setConnectionString(locks.server().uri()))));
+        Redis redis = created.get(5, TimeUnit.SECONDS);
+        locks.closeAfterEach(redis::close);
         Redis client = observed ? new ObservableRedis(redis, "locks", ObservableRedisMetrics.NOOP) : redis;
         store = new RedisLockStore(vertx, client, "lock:", Duration.ofHours(1).toMillis(), false);
-    }
-
-    @AfterEach
-    void stop() {
-        store.close();
-        redis.close();
-        vertx.close().toCompletionStage().toCompletableFuture().join();
-        server.close();
+        locks.closeAfterEach(store::close);
     }
 
     @ParameterizedTest(name = "observed client: {0}")
