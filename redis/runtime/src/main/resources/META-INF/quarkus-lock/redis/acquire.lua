@@ -2,7 +2,8 @@
 -- KEYS[1] the lock, KEYS[2] its fencing counter, KEYS[3] its line, KEYS[4] its waiters' places (one hash tag)
 -- ARGV[1] the owner id, ARGV[2] the lease in ms (0: until released), ARGV[3] how long the fencing counter is
 -- kept, in ms, ARGV[4] '1' if the caller waits in line, '0' for one try, ARGV[5] how long a waiter keeps its place
--- between two attempts, in ms
+-- between two attempts, in ms, ARGV[6] the channel the caller's instance hears its hand-over on ('' or absent for
+-- none: the release channel then carries it)
 -- Owner ids belong to one acquisition, so a lock held by ARGV[1] was granted to this very acquisition.
 -- Returns the fencing token (> 0) when acquired, else {how long until the lock may be free for this caller, in ms (the
 -- holder's remaining lease, 2^31 - 1 if it is held until released, or, if it is free but promised to an earlier
@@ -39,12 +40,12 @@ if not holder then
     return token
   end
   if ARGV[4] == '1' then
-    keep_place(KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[5], now)
+    keep_place(KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[5], now, ARGV[6] or '')
   end
   return refused(math.max(1, tonumber(string.match(place, '^(%d+)')) - now_millis))
 end
 if ARGV[4] == '1' then
-  keep_place(KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[5], now)
+  keep_place(KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[5], now, ARGV[6] or '')
 end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl == -1 then

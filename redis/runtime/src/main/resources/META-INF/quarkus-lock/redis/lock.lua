@@ -1,6 +1,8 @@
 -- Functions shared by the lock scripts; the extension puts this file in front of each script that uses them.
 -- A lock's keys: the lock (its value the owner id, its expiry the lease), its fencing counter, its line of waiters
--- (a sorted set of owner ids by arrival) and their places (a hash: owner id -> 'deadline_ms:lease_ms').
+-- (a sorted set of owner ids by arrival) and their places (a hash: owner id -> 'deadline_ms:channel:lease_ms', or
+-- 'deadline_ms:lease_ms' for a waiter without a channel of its own: the channel sits between the two numbers, so a
+-- script that reads only the first and the last reads both forms).
 
 -- Scripts read TIME and then write: Redis before 5 needs effects replication asked for (later versions always use it).
 if redis.replicate_commands then
@@ -29,12 +31,17 @@ local function first_in_line(line, places, now_millis)
   return nil
 end
 
--- Puts owner in line, or keeps its place, for place_ms more; the line of waiters that all vanished disappears by itself.
-local function keep_place(line, places, owner, lease, place_ms, now)
+-- Puts owner in line, or keeps its place, for place_ms more, noting the channel its instance hears its hand-over on
+-- ('' for none); the line of waiters that all vanished disappears by itself.
+local function keep_place(line, places, owner, lease, place_ms, now, channel)
   if not redis.call('ZSCORE', line, owner) then
     redis.call('ZADD', line, now, owner)
   end
-  redis.call('HSET', places, owner, string.format('%.0f', math.floor(now / 1000) + place_ms) .. ':' .. lease)
+  local via = ':'
+  if channel ~= '' then
+    via = ':' .. channel .. ':'
+  end
+  redis.call('HSET', places, owner, string.format('%.0f', math.floor(now / 1000) + place_ms) .. via .. lease)
   redis.call('PEXPIRE', line, place_ms * 2)
   redis.call('PEXPIRE', places, place_ms * 2)
 end
@@ -57,8 +64,9 @@ local function grant(lock, fence, owner, lease, retention, now)
   return token
 end
 
--- Frees the lock and hands it straight to the first waiter in line, if any, announcing either on the channel
--- ('' for none): 'G <owner> <token> <name>' for a hand-over, 'R <name>' for a plain release.
+-- Frees the lock and hands it straight to the first waiter in line, if any, announcing 'G <owner> <token> <name>' on
+-- that waiter's own channel (only its instance needs to hear it), or on the release channel ('' for none) for a
+-- waiter without one; a plain release announces 'R <name>' on the release channel, for every instance.
 local function release_and_hand_over(lock, fence, line, places, channel, name, retention)
   redis.call('DEL', lock)
   local now = now_micros()
@@ -67,8 +75,9 @@ local function release_and_hand_over(lock, fence, line, places, channel, name, r
     local token = grant(lock, fence, head, string.match(place, ':(%d+)$'), retention, now)
     redis.call('ZREM', line, head)
     redis.call('HDEL', places, head)
-    if channel ~= '' then
-      redis.call('PUBLISH', channel, 'G ' .. head .. ' ' .. string.format('%.0f', token) .. ' ' .. name)
+    local to = string.match(place, '^%d+:(.+):%d+$') or channel
+    if to ~= '' then
+      redis.call('PUBLISH', to, 'G ' .. head .. ' ' .. string.format('%.0f', token) .. ' ' .. name)
     end
   elseif channel ~= '' then
     redis.call('PUBLISH', channel, 'R ' .. name)

@@ -28,4 +28,16 @@ public interface ReleaseListener {
      * Notifications may have been missed (the channel was down): every waiter should look again now.
      */
     void mayHaveMissed();
+
+    /**
+     * Says whether the store now announces every release and hand-over to this listener, so that a waiter need only
+     * poll as a rare fallback (and for a lease that ends by expiry, which no store announces). A store calls it with
+     * {@code true} once its channel is up, before {@link #mayHaveMissed()}, and with {@code false} as soon as it may
+     * miss an announcement (its channel is down, or the watch closed). Stores that never call it leave waiters polling
+     * at their usual pace.
+     *
+     * @param every {@code true} if every release is announced from now on, {@code false} if some may not be
+     */
+    default void announcesEveryRelease(boolean every) {
+    }
 }

@@ -15,6 +15,10 @@ import io.vertx.core.Vertx;
  * holder's
  * remaining lease (when the store tells it) and never past the caller's wait. Jitter keeps contenders of several
  * instances from retrying in step.
+ * <p>
+ * While the store announces every release ({@link Waiter#hearsEveryRelease()}), polling is only the fallback for an
+ * announcement lost without the store noticing, so the first waiter's pauses last a random time between half and all
+ * of a fixed, longer ceiling instead, with the same bounds.
  */
 public final class BackoffWaitStrategy implements WaitStrategy {
 
@@ -22,34 +26,52 @@ public final class BackoffWaitStrategy implements WaitStrategy {
     static final long MIN_MILLIS = 2;
     /** The longest pause. */
     static final long MAX_MILLIS = 64;
+    /**
+     * The ceiling of every pause while every release is announced: well within the second a waiter keeps its place
+     * in a store's line between two attempts.
+     */
+    static final long ANNOUNCED_MILLIS = 500;
 
     private final Vertx vertx;
     private final long minMillis;
     private final long maxMillis;
+    private final long announcedMillis;
 
     /**
      * @param vertx the Vert.x instance whose timers drive the pauses
      */
     public BackoffWaitStrategy(Vertx vertx) {
-        this(vertx, MIN_MILLIS, MAX_MILLIS);
+        this(vertx, MIN_MILLIS, MAX_MILLIS, ANNOUNCED_MILLIS);
+    }
+
+    /**
+     * Pauses that back off the same way whether releases are announced or not.
+     *
+     * @param vertx the Vert.x instance whose timers drive the pauses
+     * @param minMillis the ceiling of the first pause, positive
+     * @param maxMillis the longest pause, at least {@code minMillis}
+     */
+    public BackoffWaitStrategy(Vertx vertx, long minMillis, long maxMillis) {
+        this(vertx, minMillis, maxMillis, 0);
     }
 
     /**
      * @param vertx the Vert.x instance whose timers drive the pauses
      * @param minMillis the ceiling of the first pause, positive
      * @param maxMillis the longest pause, at least {@code minMillis}
+     * @param announcedMillis the ceiling of every pause while every release is announced, or 0 to back off then as
+     *        otherwise
      */
-    public BackoffWaitStrategy(Vertx vertx, long minMillis, long maxMillis) {
+    public BackoffWaitStrategy(Vertx vertx, long minMillis, long maxMillis, long announcedMillis) {
         this.vertx = vertx;
         this.minMillis = minMillis;
         this.maxMillis = maxMillis;
+        this.announcedMillis = announcedMillis;
     }
 
     @Override
     public Uni<Void> pause(Waiter waiter, int failedAttempts, long holderRemainingMillis, long remainingNanos) {
-        long delay = waiter.isHead() && failedAttempts > 0
-                ? delayMillis(failedAttempts, holderRemainingMillis, remainingNanos, minMillis, maxMillis)
-                : toMillis(remainingNanos);
+        long delay = delayMillis(waiter, failedAttempts, holderRemainingMillis, remainingNanos);
         return Uni.createFrom().emitter(emitter -> {
             Context context = callerContext();
             Wakeup wakeup = new Wakeup(() -> context.runOnContext(ignored -> emitter.complete(null)));
@@ -60,6 +82,19 @@ public final class BackoffWaitStrategy implements WaitStrategy {
                 waiter.unpark(wakeup);
             });
         });
+    }
+
+    /**
+     * @return the pause of {@code waiter} after {@code failedAttempts}, in ms: until its wait ends unless it is first
+     *         in line and has attempted
+     */
+    long delayMillis(Waiter waiter, int failedAttempts, long holderRemainingMillis, long remainingNanos) {
+        if (!waiter.isHead() || failedAttempts == 0) {
+            return toMillis(remainingNanos);
+        }
+        boolean announced = announcedMillis > 0 && waiter.hearsEveryRelease();
+        return delayMillis(failedAttempts, holderRemainingMillis, remainingNanos,
+                announced ? announcedMillis : minMillis, announced ? announcedMillis : maxMillis);
     }
 
     /**

@@ -24,11 +24,11 @@ public final class KeyState {
         this.lastUsedNanos = nowNanos;
     }
 
-    synchronized Waiter join(String owner, LongConsumer onHandOver) {
+    synchronized Waiter join(String owner, LongConsumer onHandOver, LocalLockStates states) {
         if (queue == null) {
             queue = new ArrayDeque<>(2);
         }
-        Waiter waiter = new Waiter(this, owner, onHandOver);
+        Waiter waiter = new Waiter(this, owner, onHandOver, states);
         queue.addLast(waiter);
         return waiter;
     }

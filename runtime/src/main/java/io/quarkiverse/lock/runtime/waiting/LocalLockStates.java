@@ -16,6 +16,7 @@ import io.quarkiverse.lock.spi.ReleaseListener;
 public final class LocalLockStates implements ReleaseListener {
 
     private final ConcurrentHashMap<String, KeyState> states = new ConcurrentHashMap<>();
+    private volatile boolean everyReleaseAnnounced;
 
     /**
      * Puts a waiting acquisition in the local queue of {@code key}.
@@ -29,7 +30,7 @@ public final class LocalLockStates implements ReleaseListener {
         Waiter[] joined = new Waiter[1];
         states.compute(key, (k, state) -> {
             KeyState s = state == null ? new KeyState(k, System.nanoTime()) : state;
-            joined[0] = s.join(owner, onHandOver);
+            joined[0] = s.join(owner, onHandOver, this);
             return s;
         });
         return joined[0];
@@ -88,6 +89,21 @@ public final class LocalLockStates implements ReleaseListener {
         for (KeyState state : states.values()) {
             state.wakeHead();
         }
+    }
+
+    /**
+     * Notes whether the store announces every release now, which lets waiters poll less.
+     */
+    @Override
+    public void announcesEveryRelease(boolean every) {
+        everyReleaseAnnounced = every;
+    }
+
+    /**
+     * @return {@code true} if the store said it announces every release and has not taken it back since
+     */
+    public boolean everyReleaseAnnounced() {
+        return everyReleaseAnnounced;
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.function.LongConsumer;
 public final class Waiter {
 
     private final KeyState state;
+    private final LocalLockStates states;
     final String owner;
     final LongConsumer onHandOver;
     /** The pause to end when woken; guarded by the state's lock. */
@@ -15,8 +16,9 @@ public final class Waiter {
     /** A wake-up that came while the waiter was not paused; guarded by the state's lock. */
     boolean wakePending;
 
-    Waiter(KeyState state, String owner, LongConsumer onHandOver) {
+    Waiter(KeyState state, String owner, LongConsumer onHandOver, LocalLockStates states) {
         this.state = state;
+        this.states = states;
         this.owner = owner;
         this.onHandOver = onHandOver;
     }
@@ -26,6 +28,15 @@ public final class Waiter {
      */
     public boolean isHead() {
         return state.isHead(this);
+    }
+
+    /**
+     * @return {@code true} if the store announces every release now ({@link LocalLockStates#everyReleaseAnnounced()}),
+     *         so that this waiter hears its turn without polling; {@code false} if it must poll to be sure not to
+     *         miss it
+     */
+    public boolean hearsEveryRelease() {
+        return states.everyReleaseAnnounced();
     }
 
     /**

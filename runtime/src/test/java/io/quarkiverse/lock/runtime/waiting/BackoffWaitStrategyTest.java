@@ -39,6 +39,31 @@ class BackoffWaitStrategyTest {
     }
 
     @RepeatedTest(20)
+    void whileEveryReleaseIsAnnouncedTheFirstWaiterPollsOnlyAsAFallback() {
+        LocalLockStates states = new LocalLockStates();
+        Waiter first = states.join("k", "first", token -> {
+        });
+        Waiter second = states.join("k", "second", token -> {
+        });
+        BackoffWaitStrategy strategy = new BackoffWaitStrategy(null);
+
+        assertThat(strategy.delayMillis(first, 1, UNKNOWN, LONG_WAIT)).as("not announced: backing off").isBetween(1L, 2L);
+        states.announcesEveryRelease(true);
+        assertThat(strategy.delayMillis(first, 1, UNKNOWN, LONG_WAIT)).as("announced")
+                .isBetween(BackoffWaitStrategy.ANNOUNCED_MILLIS / 2, BackoffWaitStrategy.ANNOUNCED_MILLIS);
+        assertThat(strategy.delayMillis(first, 100, 30, LONG_WAIT)).as("announced, within the holder's lease")
+                .isLessThanOrEqualTo(31);
+        assertThat(strategy.delayMillis(first, 100, UNKNOWN, 20_000_000L)).as("announced, within the caller's wait")
+                .isLessThanOrEqualTo(20);
+        assertThat(strategy.delayMillis(second, 100, UNKNOWN, LONG_WAIT)).as("not first: until its wait ends")
+                .isEqualTo(LONG_WAIT / 1_000_000);
+        assertThat(new BackoffWaitStrategy(null, 2, 4).delayMillis(first, 100, UNKNOWN, LONG_WAIT))
+                .as("a strategy that backs off the same way either way").isBetween(2L, 4L);
+        states.announcesEveryRelease(false);
+        assertThat(strategy.delayMillis(first, 1, UNKNOWN, LONG_WAIT)).as("no longer announced").isBetween(1L, 2L);
+    }
+
+    @RepeatedTest(20)
     void contendersDoNotAllRetryInStep() {
         long first = delay(8, UNKNOWN, LONG_WAIT);
         boolean differs = false;

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.runtime.store.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.Function;
 
 import io.quarkiverse.lock.spi.AcquireResult;
@@ -23,8 +24,10 @@ import io.vertx.redis.client.ResponseType;
  * it, with the lease as the key's expiry), its fencing counter, and its line of waiting instances (a sorted set by
  * arrival, and each waiter's place: when it lapses, and the lease it asks for), all in one hash slot. A free lock goes
  * to the first in line, so no instance starves, and a release hands it straight to that waiter, whose instance learns
- * it from the pub/sub channel {@code <prefix>released} (classic pub/sub reaches every node of a cluster) without
- * asking again. The line exists only while someone waits. The counter outlives a release for the configured fencing
+ * it without asking again from a pub/sub channel of its own, {@code <prefix>released:<instance id>} (classic pub/sub
+ * reaches every node of a cluster): each hand-over reaches one instance, however many wait. Plain releases, when
+ * nobody is in line, are announced to every instance on {@code <prefix>released}. The line exists only while someone waits. The
+ * counter outlives a release for the configured fencing
  * retention, then expires: a released key costs one small string for that long, and nothing after.
  * <p>
  * When acquisitions must reach replicas ({@code quarkus.lock.redis.wait-replicas}), a hand-over message only wakes the
@@ -48,9 +51,10 @@ public final class RedisLockStore implements LockStore {
     private static final String ONE_TRY = "0";
     private static final String IN_LINE = "1";
     /**
-     * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms (and on every
-     * release they hear of), so only a waiter that gave up without saying so, or whose instance died, loses its
-     * place: the next waiter then waits this long at most. A release hands the lock only to a waiter whose place
+     * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms, or every
+     * 500 ms while their instance hears every release (and on every release they hear of), so only a waiter that gave
+     * up without saying so, or whose instance died, loses its place: the next waiter then waits this long at most. A release
+     * hands the lock only to a waiter whose place
      * has not lapsed, so a dead waiter is handed the lock only if it died within this time.
      */
     private static final String PLACE_MILLIS = "1000";
@@ -61,6 +65,7 @@ public final class RedisLockStore implements LockStore {
     private final String keyPrefix;
     private final String fencingRetentionMillis;
     private final String releaseChannel;
+    private final String handOverChannel;
     private final ReplicaAcknowledgement replicas;
 
     /**
@@ -70,7 +75,8 @@ public final class RedisLockStore implements LockStore {
      * @param redis the Redis client
      * @param keyPrefix the namespace of lock keys, without braces
      * @param fencingRetentionMillis how long a fencing counter is kept after its last acquisition, positive
-     * @param releaseNotifications whether releases are announced on the pub/sub channel {@code <keyPrefix>released}
+     * @param releaseNotifications whether releases are announced on the pub/sub channel {@code <keyPrefix>released}, and
+     *        hand-overs to this store's waiters on {@code <keyPrefix>released:<instance id>}
      */
     public RedisLockStore(Vertx vertx, Redis redis, String keyPrefix, long fencingRetentionMillis,
             boolean releaseNotifications) {
@@ -82,7 +88,8 @@ public final class RedisLockStore implements LockStore {
      * @param redis the Redis client
      * @param keyPrefix the namespace of lock keys, without braces
      * @param fencingRetentionMillis how long a fencing counter is kept after its last acquisition, positive
-     * @param releaseNotifications whether releases are announced on the pub/sub channel {@code <keyPrefix>released}
+     * @param releaseNotifications whether releases are announced on the pub/sub channel {@code <keyPrefix>released}, and
+     *        hand-overs to this store's waiters on {@code <keyPrefix>released:<instance id>}
      * @param replicas how many replicas must acknowledge an acquisition before it counts
      */
     public RedisLockStore(Vertx vertx, Redis redis, String keyPrefix, long fencingRetentionMillis,
@@ -94,6 +101,7 @@ public final class RedisLockStore implements LockStore {
         this.keyPrefix = keyPrefix;
         this.fencingRetentionMillis = Long.toString(fencingRetentionMillis);
         this.releaseChannel = releaseNotifications ? keyPrefix + "released" : "";
+        this.handOverChannel = releaseNotifications ? releaseChannel + ":" + UUID.randomUUID() : "";
     }
 
     @Override
@@ -106,7 +114,7 @@ public final class RedisLockStore implements LockStore {
         RedisKeys keys = keys(key);
         return grant(ACQUIRE, RedisLockStore::toAcquireResult, key, owner, 4, keys.lock(), keys.fence(), keys.line(),
                 keys.places(), owner, Long.toString(leaseMillis), fencingRetentionMillis,
-                waiting ? IN_LINE : ONE_TRY, PLACE_MILLIS);
+                waiting ? IN_LINE : ONE_TRY, PLACE_MILLIS, handOverChannel);
     }
 
     /**
@@ -207,8 +215,8 @@ public final class RedisLockStore implements LockStore {
             return LockStore.super.watchReleases(listener);
         }
         // with replicas to wait for, a hand-over only wakes the waiter, which asks the store itself
-        RedisReleaseSubscriber subscriber = new RedisReleaseSubscriber(vertx, redis, releaseChannel, listener,
-                replicas.replicas() > 0);
+        RedisReleaseSubscriber subscriber = new RedisReleaseSubscriber(vertx, redis,
+                List.of(releaseChannel, handOverChannel), listener, replicas.replicas() > 0);
         subscriber.start();
         return subscriber;
     }

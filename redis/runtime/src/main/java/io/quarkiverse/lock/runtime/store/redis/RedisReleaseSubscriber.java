@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
+import java.util.List;
+
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.spi.ReconnectBackoff;
@@ -12,9 +14,11 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 /**
- * The application's one subscription to the release channel: a dedicated connection that stays subscribed, and
- * reconnects with backoff when it is lost. It tells the listener of each release and hand-over the channel announces,
- * and after each (re)subscription of a gap, since releases may have been missed while it was down.
+ * The application's one subscription to its release channels (the release channel all instances hear, and the channel
+ * of its own hand-overs): a dedicated connection that stays subscribed, and reconnects with backoff when it is lost.
+ * It tells the listener of each release and hand-over the channels announce, and after each (re)subscription of a
+ * gap, since releases may have been missed while it was down. One connection carries both channels, so their messages
+ * arrive in the order Redis published them.
  */
 final class RedisReleaseSubscriber implements AutoCloseable {
 
@@ -22,7 +26,7 @@ final class RedisReleaseSubscriber implements AutoCloseable {
 
     private final Vertx vertx;
     private final Redis redis;
-    private final String channel;
+    private final List<String> channels;
     private final ReleaseListener listener;
     private final boolean wakeOnly;
     private volatile boolean closed;
@@ -32,14 +36,15 @@ final class RedisReleaseSubscriber implements AutoCloseable {
     /**
      * @param vertx the Vert.x instance, for reconnecting
      * @param redis the client that opens the connection
-     * @param channel the release channel
+     * @param channels the channels to hear, none empty
      * @param listener told of the releases
      * @param wakeOnly {@code true} to report a hand-over as a plain release, so the waiter asks the store itself
      */
-    RedisReleaseSubscriber(Vertx vertx, Redis redis, String channel, ReleaseListener listener, boolean wakeOnly) {
+    RedisReleaseSubscriber(Vertx vertx, Redis redis, List<String> channels, ReleaseListener listener,
+            boolean wakeOnly) {
         this.vertx = vertx;
         this.redis = redis;
-        this.channel = channel;
+        this.channels = List.copyOf(channels);
         this.listener = listener;
         this.wakeOnly = wakeOnly;
     }
@@ -51,6 +56,7 @@ final class RedisReleaseSubscriber implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        listener.announcesEveryRelease(false);
         RedisConnection current = connection;
         if (current != null) {
             current.close();
@@ -66,17 +72,30 @@ final class RedisReleaseSubscriber implements AutoCloseable {
             conn.handler(this::onMessage);
             conn.exceptionHandler(failure -> lost(conn, failure.getMessage()));
             conn.endHandler(ignored -> lost(conn, "connection closed"));
-            conn.send(Request.cmd(Command.SUBSCRIBE).arg(channel)).onSuccess(subscribed -> {
-                backoff.reset();
-                LOG.debugf("Subscribed to lock releases on channel %s", channel);
-                listener.mayHaveMissed();
-            }).onFailure(failure -> lost(conn, failure.getMessage()));
+            subscribe(conn, 0);
         }).onFailure(failure -> retryLater(failure.getMessage()));
+    }
+
+    /** Subscribes to one channel after the other, so that once all are confirmed no message can be missed. */
+    private void subscribe(RedisConnection conn, int next) {
+        if (closed || connection != conn) {
+            return;
+        }
+        if (next == channels.size()) {
+            backoff.reset();
+            LOG.debugf("Subscribed to lock releases on channels %s", channels);
+            listener.announcesEveryRelease(true);
+            listener.mayHaveMissed();
+            return;
+        }
+        conn.send(Request.cmd(Command.SUBSCRIBE).arg(channels.get(next)))
+                .onSuccess(subscribed -> subscribe(conn, next + 1))
+                .onFailure(failure -> lost(conn, failure.getMessage()));
     }
 
     private void onMessage(Response message) {
         if (message.size() >= 3 && "message".equals(message.get(0).toString())
-                && channel.equals(message.get(1).toString())) {
+                && channels.contains(message.get(1).toString())) {
             dispatch(message.get(2).toString(), listener, wakeOnly);
         }
     }
@@ -86,6 +105,7 @@ final class RedisReleaseSubscriber implements AutoCloseable {
             return;
         }
         connection = null;
+        listener.announcesEveryRelease(false);
         conn.close();
         retryLater(why);
     }

@@ -1,0 +1,128 @@
+package io.quarkiverse.lock.runtime.store.redis;
+
+import static io.quarkiverse.lock.runtime.registry.RegistryFixture.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.ReleaseListener;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
+
+/**
+ * A hand-over is announced on the channel of the waiter's own instance, so it costs one message however many instances
+ * listen, while a plain release reaches every instance. A waiter that names no channel of its own (its instance hears
+ * no release messages, or runs a version from before these channels) is announced on the release channel, as before.
+ * <p>
+ * Redis delivers the messages of one subscription in the order it published them, so once an instance has heard a
+ * plain release published after the hand-over, it has heard everything published to it before.
+ */
+class HandOverChannelTest {
+
+    private static final long LEASE_MILLIS = 30_000;
+
+    @RegisterExtension
+    final RedisLocks redis = new RedisLocks();
+
+    @Test
+    void aHandOverIsAnnouncedOnlyToTheInstanceOfTheWaiterItGoesTo() throws Exception {
+        RedisLockStore releasing = closedAfterTest(redis.store());
+        RedisLockStore waiting = closedAfterTest(redis.store());
+        Heard releasingHeard = listen(releasing);
+        Heard waitingHeard = listen(waiting);
+        String key = "hand-over-channel-" + UUID.randomUUID();
+
+        long token = handOver(releasing, waiting, key);
+
+        String marker = plainRelease(releasing);
+        releasingHeard.awaitHeard("released[" + marker + "]");
+        waitingHeard.awaitHeard("released[" + marker + "]");
+        assertThat(waitingHeard.events).as("what the waiter's instance heard")
+                .containsExactly("missed", "handedOver[" + key + "|waiter|" + token + "]", "released[" + marker + "]");
+        assertThat(releasingHeard.events).as("what the releasing instance heard: not the hand-over")
+                .containsExactly("missed", "released[" + marker + "]");
+    }
+
+    @Test
+    void aHandOverToAWaiterWithoutAChannelOfItsOwnIsAnnouncedOnTheReleaseChannel() throws Exception {
+        RedisLockStore releasing = closedAfterTest(redis.store());
+        Redis client = Redis.createClient(redis.vertx(), new RedisOptions().setConnectionString(redis.server().uri()));
+        RedisLockStore silent = closedAfterTest(
+                new RedisLockStore(redis.vertx(), client, "lock:", Duration.ofHours(1).toMillis(), false));
+        Heard releasingHeard = listen(releasing);
+        String key = "hand-over-without-channel-" + UUID.randomUUID();
+
+        long token = handOver(releasing, silent, key);
+
+        releasingHeard.awaitHeard("handedOver[" + key + "|waiter|" + token + "]");
+        assertThat(releasingHeard.events).containsExactly("missed", "handedOver[" + key + "|waiter|" + token + "]");
+    }
+
+    /** @return the fencing token of the hold {@code releasing}'s release handed to {@code waiting}'s waiter */
+    private static long handOver(RedisLockStore releasing, RedisLockStore waiting, String key) {
+        assertThat(await(releasing.tryAcquire(key, "holder", LEASE_MILLIS, false)).acquired()).isTrue();
+        AcquireResult refused = await(waiting.tryAcquire(key, "waiter", LEASE_MILLIS, true));
+        assertThat(refused.acquired()).as("the waiter is put in line").isFalse();
+        assertThat(await(releasing.release(key, "holder"))).isTrue();
+        AcquireResult claimed = await(waiting.tryAcquire(key, "waiter", LEASE_MILLIS, true));
+        assertThat(claimed.acquired()).as("the release handed the lock to the waiter").isTrue();
+        return claimed.token();
+    }
+
+    /** @return the key of a lock acquired and released with nobody in line: a plain release, for every instance */
+    private static String plainRelease(RedisLockStore store) {
+        String key = "plain-release-" + UUID.randomUUID();
+        assertThat(await(store.tryAcquire(key, "marker", LEASE_MILLIS, false)).acquired()).isTrue();
+        assertThat(await(store.release(key, "marker"))).isTrue();
+        return key;
+    }
+
+    private RedisLockStore closedAfterTest(RedisLockStore store) {
+        redis.closeAfterEach(store::close);
+        return store;
+    }
+
+    private Heard listen(RedisLockStore store) throws InterruptedException {
+        Heard heard = new Heard();
+        redis.closeAfterEach(store.watchReleases(heard));
+        heard.awaitHeard("missed");
+        return heard;
+    }
+
+    /** What one instance heard on its release subscription, in order. */
+    private static final class Heard implements ReleaseListener {
+
+        private final List<String> events = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void released(String key) {
+            events.add("released[" + key + "]");
+        }
+
+        @Override
+        public void handedOver(String key, String owner, long token) {
+            events.add("handedOver[" + key + "|" + owner + "|" + token + "]");
+        }
+
+        @Override
+        public void mayHaveMissed() {
+            events.add("missed");
+        }
+
+        void awaitHeard(String event) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!events.contains(event)) {
+                assertThat(System.nanoTime()).as("heard " + event + " within 10 s; heard " + events).isLessThan(deadline);
+                Thread.sleep(5);
+            }
+        }
+    }
+}
