@@ -86,7 +86,11 @@ record BenchSettings(int[] concurrency, Duration warmUp, Duration round, int rou
         return "Contenders, each standing for a separate instance (its own client or registry), pass one lock around "
                 + "for " + handoffTime.toSeconds() + " s, holding it 1 ms. A contender that released asks again only "
                 + "after another took the lock, so every handoff wakes a real waiter. Latency is from the release "
-                + "call to the next acquisition's return. Each figure is the median of " + rounds + " runs, with the "
-                + "lowest and the highest run in brackets; give-ups are summed over the runs.";
+                + "call to the next acquisition's return. Each contender takes and releases the lock once before a run, "
+                + "and each library first passes it around as long as a run, unmeasured, at each number of instances, "
+                + "so that connecting and the JIT's first compilations are not counted. "
+                + "Each figure is the median of " + rounds + " runs, with the lowest and the highest run in brackets; "
+                + "give-ups are summed over the runs. JIT ms and GC ms are how long this JVM's compilers and garbage "
+                + "collectors ran during a run (median of the runs).";
     }
 }

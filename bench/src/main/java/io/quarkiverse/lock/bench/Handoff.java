@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.bench;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,7 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Contenders standing for separate instances pass one lock around, each holding it about a millisecond. A contender
  * that released asks again only after another one has taken the lock, so every handoff wakes a real waiter (no
- * barging). Measures the time from a release to the next acquisition, and the longest wait of any acquisition.
+ * barging). Measures the time from a release to the next acquisition, and the longest wait of any acquisition. Each
+ * contender takes and releases the lock once before the run, so that connecting and loading scripts are not counted
+ * as waiting; and the time this JVM spent compiling and collecting garbage during the run is noted beside the
+ * latencies, the two pauses a 2-core machine shows in the tail.
  *
  * @param contenders how many contenders, each standing for an instance of its own
  * @param duration how long they pass the lock around
@@ -23,6 +28,16 @@ record Handoff(int contenders, Duration duration, Duration hold) {
         for (int i = 0; i < contenders; i++) {
             instances.add(library.contender(key, i));
         }
+        for (Contender instance : instances) {
+            try {
+                instance.acquire();
+                instance.release();
+            } catch (Exception e) {
+                throw new IllegalStateException("a contender of " + library.name() + " could not take the lock alone", e);
+            }
+        }
+        long compilingBefore = compilingMillis();
+        long collectingBefore = collectingMillis();
         Run run = new Run(System.nanoTime() + duration.toNanos());
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < contenders; i++) {
@@ -34,8 +49,19 @@ record Handoff(int contenders, Duration duration, Duration hold) {
         for (Thread thread : threads) {
             thread.join(Duration.ofMinutes(2).toMillis());
         }
+        long compiling = compilingMillis() - compilingBefore;
+        long collecting = collectingMillis() - collectingBefore;
         instances.forEach(Contender::close);
-        return run.result();
+        return run.result(compiling, collecting);
+    }
+
+    private static long compilingMillis() {
+        return ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+    }
+
+    private static long collectingMillis() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .mapToLong(GarbageCollectorMXBean::getCollectionTime).sum();
     }
 
     private final class Run {
@@ -101,12 +127,13 @@ record Handoff(int contenders, Duration duration, Duration hold) {
             }
         }
 
-        Result result() {
+        Result result(long compilingMillis, long collectingMillis) {
             synchronized (monitor) {
                 long[] sorted = Arrays.copyOf(handoffs, handoffCount);
                 Arrays.sort(sorted);
                 return new Result(handoffCount, percentile(sorted, 0.50), percentile(sorted, 0.99),
-                        percentile(sorted, 0.999), maxWaitNanos / 1e6, giveUps.get());
+                        percentile(sorted, 0.999), maxWaitNanos / 1e6, giveUps.get(), compilingMillis,
+                        collectingMillis);
             }
         }
 
@@ -125,7 +152,10 @@ record Handoff(int contenders, Duration duration, Duration hold) {
      * @param p999Millis 99.9th percentile handoff latency
      * @param longestWaitMillis the longest any acquisition waited
      * @param giveUps acquisitions whose wait ran out
+     * @param compilingMillis how long the JIT compilers of this JVM ran during the run
+     * @param collectingMillis how long its garbage collectors ran during the run
      */
-    record Result(int handoffs, double p50Millis, double p99Millis, double p999Millis, double longestWaitMillis, long giveUps) {
+    record Result(int handoffs, double p50Millis, double p99Millis, double p999Millis, double longestWaitMillis, long giveUps,
+            long compilingMillis, long collectingMillis) {
     }
 }

@@ -26,10 +26,14 @@ record HandoffTable(Report report, BenchSettings bench) {
     void measure(String title, String description, int[] instances, List<? extends HandoffSubject> libraries, String chart)
             throws InterruptedException {
         report.section(title, bench.handoffMethod() + description, "library", "instances", "handoffs", "p50 ms",
-                "p99 ms", "p99.9 ms", "longest wait ms", "give-ups");
+                "p99 ms", "p99.9 ms", "longest wait ms", "give-ups", "JIT ms", "GC ms");
         double[][][] medians = new double[libraries.size()][MEASURES.length][instances.length];
         for (int l = 0; l < libraries.size(); l++) {
             HandoffSubject library = libraries.get(l);
+            for (int n = 0; n < instances.length; n++) {
+                bench.handoff(instances[n]).measure(library,
+                        "handoff-" + library.name().replaceAll("\\W", "") + "-" + instances[n] + "-warm-up");
+            }
             for (int n = 0; n < instances.length; n++) {
                 Handoff.Result[] runs = new Handoff.Result[bench.rounds()];
                 for (int r = 0; r < runs.length; r++) {
@@ -44,7 +48,9 @@ record HandoffTable(Report report, BenchSettings bench) {
                 report.row(library.name(), Integer.toString(instances[n]),
                         spread(runs, Handoff.Result::handoffs).format(Report::rate), Report.millis(spreads[0]),
                         Report.millis(spreads[1]), Report.millis(spreads[2]), Report.millis(spreads[3]),
-                        Long.toString(Arrays.stream(runs).mapToLong(Handoff.Result::giveUps).sum()));
+                        Long.toString(Arrays.stream(runs).mapToLong(Handoff.Result::giveUps).sum()),
+                        spread(runs, Handoff.Result::compilingMillis).format(Report::rate),
+                        spread(runs, Handoff.Result::collectingMillis).format(Report::rate));
             }
         }
         if (chart != null) {

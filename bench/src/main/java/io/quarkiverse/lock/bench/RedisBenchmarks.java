@@ -126,13 +126,18 @@ record RedisBenchmarks(App app, RedisServer server, BenchSettings bench) {
                 "The same empty critical section through the @Locked interceptor and through acquireAndExecute, "
                         + "uncontended (a key per loop), measured round by round in turns, each going first in every "
                         + "other round, after a warm-up of both. " + bench.throughputMethod()
-                        + " The ratio is the median of the rounds' ratios.",
-                "concurrency", "acquireAndExecute", "@Locked", "@Locked / direct");
+                        + " The ratio is the median of the rounds' ratios. CPU per call is the CPU time all threads of "
+                        + "the benchmark's JVM spent in a round (the client's side; redis-server runs apart), divided by "
+                        + "the calls it completed: what the interceptor adds to a call, which a machine whose cores "
+                        + "Redis shares turns into fewer calls per second.",
+                "concurrency", "acquireAndExecute", "@Locked", "@Locked / direct", "CPU µs per call, direct",
+                "CPU µs per call, @Locked");
         for (int concurrency : bench.concurrency()) {
             Spread[] compared = throughput.compare(concurrency, i -> app.locks().obtain("bench-direct-" + i)
                     .acquireAndExecute(WAIT, LEASE, Uni.createFrom().item(i)), app.target()::work);
             report.row(Integer.toString(concurrency), Report.rate(compared[0]), Report.rate(compared[1]),
-                    compared[2].format(Report::ratio));
+                    compared[2].format(Report::ratio), compared[3].format(Report::micros),
+                    compared[4].format(Report::micros));
         }
     }
 }

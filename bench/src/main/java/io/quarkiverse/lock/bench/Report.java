@@ -149,6 +149,10 @@ final class Report {
         return value.format(Report::millis);
     }
 
+    static String micros(double value) {
+        return String.format("%.1f", value);
+    }
+
     static String ratio(double value) {
         return String.format("%.2fx", value);
     }
