@@ -64,6 +64,14 @@ local function grant(lock, fence, owner, lease, retention, now)
   return token
 end
 
+-- Publishes message on channel ('' for none), at best effort: the lock's keys are already written, and a Redis user
+-- not allowed to publish there must not turn a release that happened into an error. Waiters poll for what they miss.
+local function announce(channel, message)
+  if channel ~= '' then
+    redis.pcall('PUBLISH', channel, message)
+  end
+end
+
 -- Frees the lock and hands it straight to the first waiter in line, if any, announcing 'G <owner> <token> <name>' on
 -- that waiter's own channel (only its instance needs to hear it), or on the release channel ('' for none) for a
 -- waiter without one; a plain release announces 'R <name>' on the release channel, for every instance.
@@ -75,11 +83,9 @@ local function release_and_hand_over(lock, fence, line, places, channel, name, r
     local token = grant(lock, fence, head, string.match(place, ':(%d+)$'), retention, now)
     redis.call('ZREM', line, head)
     redis.call('HDEL', places, head)
-    local to = string.match(place, '^%d+:(.+):%d+$') or channel
-    if to ~= '' then
-      redis.call('PUBLISH', to, 'G ' .. head .. ' ' .. string.format('%.0f', token) .. ' ' .. name)
-    end
-  elseif channel ~= '' then
-    redis.call('PUBLISH', channel, 'R ' .. name)
+    announce(string.match(place, '^%d+:(.+):%d+$') or channel,
+      'G ' .. head .. ' ' .. string.format('%.0f', token) .. ' ' .. name)
+  else
+    announce(channel, 'R ' .. name)
   end
 end

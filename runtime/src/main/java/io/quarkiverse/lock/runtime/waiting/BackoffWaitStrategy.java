@@ -27,10 +27,10 @@ public final class BackoffWaitStrategy implements WaitStrategy {
     /** The longest pause. */
     static final long MAX_MILLIS = 64;
     /**
-     * The ceiling of every pause while every release is announced: well within the second a waiter keeps its place
-     * in a store's line between two attempts.
+     * The ceiling of every pause while every release is announced: a quarter of the second a waiter keeps its place
+     * in a store's line between two attempts, which leaves 750 ms for an attempt's round trip and a stall.
      */
-    static final long ANNOUNCED_MILLIS = 500;
+    static final long ANNOUNCED_MILLIS = 250;
 
     private final Vertx vertx;
     private final long minMillis;

@@ -92,11 +92,15 @@ public final class LocalLockStates implements ReleaseListener {
     }
 
     /**
-     * Notes whether the store announces every release now, which lets waiters poll less.
+     * Notes whether the store announces every release now, which lets waiters poll less. When it no longer does, the
+     * first waiter of every key looks again at once, and so goes back to its usual pace.
      */
     @Override
     public void announcesEveryRelease(boolean every) {
         everyReleaseAnnounced = every;
+        if (!every) {
+            mayHaveMissed();
+        }
     }
 
     /**

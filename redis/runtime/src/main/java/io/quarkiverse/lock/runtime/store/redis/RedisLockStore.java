@@ -52,7 +52,7 @@ public final class RedisLockStore implements LockStore {
     private static final String IN_LINE = "1";
     /**
      * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms, or every
-     * 500 ms while their instance hears every release (and on every release they hear of), so only a waiter that gave
+     * 250 ms while their instance hears every release (and on every release they hear of), so only a waiter that gave
      * up without saying so, or whose instance died, loses its place: the next waiter then waits this long at most. A release
      * hands the lock only to a waiter whose place
      * has not lapsed, so a dead waiter is handed the lock only if it died within this time.

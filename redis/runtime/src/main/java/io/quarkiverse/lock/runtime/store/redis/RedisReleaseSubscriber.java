@@ -17,12 +17,22 @@ import io.vertx.redis.client.Response;
  * The application's one subscription to its release channels (the release channel all instances hear, and the channel
  * of its own hand-overs): a dedicated connection that stays subscribed, and reconnects with backoff when it is lost.
  * It tells the listener of each release and hand-over the channels announce, and after each (re)subscription of a
- * gap, since releases may have been missed while it was down. One connection carries both channels, so their messages
- * arrive in the order Redis published them.
+ * gap, since releases may have been missed while it was down. On a single server one connection carries both
+ * channels, so their messages arrive in the order Redis published them (on a cluster each may sit on another node;
+ * nothing depends on that order: a late hand-over is judged by its token, a plain release only wakes).
+ * <p>
+ * A connection can die without a word (a dropped network path, an idle-connection reaper in between), and then every
+ * release would go unheard while the listener believes it hears them all. So the subscription asks {@code PING} every
+ * {@value #KEEPALIVE_MILLIS} ms, and takes a connection that has answered nothing (no pong, no message) for
+ * {@value #SILENCE_MILLIS} ms as lost.
  */
 final class RedisReleaseSubscriber implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(RedisReleaseSubscriber.class);
+    /** How often the subscription checks that its connection answers. */
+    static final long KEEPALIVE_MILLIS = 1_000;
+    /** How long a connection may stay silent, though asked, before it counts as lost. */
+    static final long SILENCE_MILLIS = 3_000;
 
     private final Vertx vertx;
     private final Redis redis;
@@ -31,6 +41,9 @@ final class RedisReleaseSubscriber implements AutoCloseable {
     private final boolean wakeOnly;
     private volatile boolean closed;
     private volatile RedisConnection connection;
+    /** When the current connection last said anything, as {@link System#nanoTime()}. */
+    private volatile long heardNanos;
+    private long keepAlive = -1;
     private final ReconnectBackoff backoff = new ReconnectBackoff();
 
     /**
@@ -55,9 +68,14 @@ final class RedisReleaseSubscriber implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        listener.announcesEveryRelease(false);
-        RedisConnection current = connection;
+        RedisConnection current;
+        synchronized (this) {
+            closed = true;
+            current = connection;
+            connection = null;
+            stopKeepAlive();
+            listener.announcesEveryRelease(false);
+        }
         if (current != null) {
             current.close();
         }
@@ -68,7 +86,14 @@ final class RedisReleaseSubscriber implements AutoCloseable {
             return;
         }
         redis.connect().onSuccess(conn -> {
-            connection = conn;
+            synchronized (this) {
+                if (closed) {
+                    conn.close();
+                    return;
+                }
+                connection = conn;
+                heardNanos = System.nanoTime();
+            }
             conn.handler(this::onMessage);
             conn.exceptionHandler(failure -> lost(conn, failure.getMessage()));
             conn.endHandler(ignored -> lost(conn, "connection closed"));
@@ -82,10 +107,7 @@ final class RedisReleaseSubscriber implements AutoCloseable {
             return;
         }
         if (next == channels.size()) {
-            backoff.reset();
-            LOG.debugf("Subscribed to lock releases on channels %s", channels);
-            listener.announcesEveryRelease(true);
-            listener.mayHaveMissed();
+            subscribed(conn);
             return;
         }
         conn.send(Request.cmd(Command.SUBSCRIBE).arg(channels.get(next)))
@@ -93,7 +115,46 @@ final class RedisReleaseSubscriber implements AutoCloseable {
                 .onFailure(failure -> lost(conn, failure.getMessage()));
     }
 
+    private void subscribed(RedisConnection conn) {
+        synchronized (this) {
+            if (closed || connection != conn) {
+                return;
+            }
+            backoff.reset();
+            keepAlive = vertx.setPeriodic(KEEPALIVE_MILLIS, ignored -> keepAlive(conn));
+            listener.announcesEveryRelease(true);
+        }
+        LOG.debugf("Subscribed to lock releases on channels %s", channels);
+        listener.mayHaveMissed();
+    }
+
+    private void keepAlive(RedisConnection conn) {
+        if (connection != conn) {
+            return;
+        }
+        long silentMillis = (System.nanoTime() - heardNanos) / 1_000_000;
+        if (silentMillis >= SILENCE_MILLIS) {
+            lost(conn, "no answer for " + silentMillis + " ms");
+            return;
+        }
+        conn.send(Request.cmd(Command.PING)).onSuccess(pong -> heard(conn));
+    }
+
+    private void heard(RedisConnection conn) {
+        if (connection == conn) {
+            heardNanos = System.nanoTime();
+        }
+    }
+
+    private void stopKeepAlive() {
+        if (keepAlive >= 0) {
+            vertx.cancelTimer(keepAlive);
+            keepAlive = -1;
+        }
+    }
+
     private void onMessage(Response message) {
+        heardNanos = System.nanoTime();
         if (message.size() >= 3 && "message".equals(message.get(0).toString())
                 && channels.contains(message.get(1).toString())) {
             dispatch(message.get(2).toString(), listener, wakeOnly);
@@ -101,11 +162,14 @@ final class RedisReleaseSubscriber implements AutoCloseable {
     }
 
     private void lost(RedisConnection conn, String why) {
-        if (connection != conn) {
-            return;
+        synchronized (this) {
+            if (connection != conn) {
+                return;
+            }
+            connection = null;
+            stopKeepAlive();
+            listener.announcesEveryRelease(false);
         }
-        connection = null;
-        listener.announcesEveryRelease(false);
         conn.close();
         retryLater(why);
     }

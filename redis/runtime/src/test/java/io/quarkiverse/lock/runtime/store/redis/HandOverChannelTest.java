@@ -66,6 +66,41 @@ class HandOverChannelTest {
         assertThat(releasingHeard.events).containsExactly("missed", "handedOver[" + key + "|waiter|" + token + "]");
     }
 
+    @Test
+    void aWaiterLeavingAFreeLockPromisedToItWakesTheNextInLine() throws Exception {
+        RedisLockStore leaving = closedAfterTest(redis.store());
+        RedisLockStore next = closedAfterTest(redis.store());
+        Heard nextHeard = listen(next);
+        String key = "promised-" + UUID.randomUUID();
+        assertThat(await(leaving.tryAcquire(key, "holder", LEASE_MILLIS, false)).acquired()).isTrue();
+        assertThat(await(leaving.tryAcquire(key, "first", LEASE_MILLIS, true)).acquired()).isFalse();
+        assertThat(await(next.tryAcquire(key, "second", LEASE_MILLIS, true)).acquired()).isFalse();
+        // the holder's lease lapses: the free lock is promised to the first in line
+        assertThat(redis.server().send("DEL lock:{" + key + "}")).isEqualTo(":1");
+
+        assertThat(await(leaving.takeBack(key, "first"))).as("the first had not been handed the lock").isFalse();
+
+        nextHeard.awaitHeard("released[" + key + "]");
+        assertThat(await(next.tryAcquire(key, "second", LEASE_MILLIS, true)).acquired()).as("the next in line")
+                .isTrue();
+    }
+
+    @Test
+    void aReleaseByARedisUserNotAllowedToPublishStillReleasesAndHandsOver() throws Exception {
+        assertThat(redis.server().send("ACL SETUSER silent on >silent-pw resetchannels ~* +@all")).isEqualTo("+OK");
+        String uri = "redis://silent:silent-pw@127.0.0.1:" + redis.server().port();
+        RedisLockStore releasing = closedAfterTest(redis.store(uri));
+        RedisLockStore waiting = closedAfterTest(redis.store());
+        String key = "not-allowed-to-publish-" + UUID.randomUUID();
+
+        long token = handOver(releasing, waiting, key);
+
+        assertThat(token).as("the hand-over's fencing token").isPositive();
+        String plain = "plain-release-" + UUID.randomUUID();
+        assertThat(await(releasing.tryAcquire(plain, "holder", LEASE_MILLIS, false)).acquired()).isTrue();
+        assertThat(await(releasing.release(plain, "holder"))).as("a plain release, unannounced").isTrue();
+    }
+
     /** @return the fencing token of the hold {@code releasing}'s release handed to {@code waiting}'s waiter */
     private static long handOver(RedisLockStore releasing, RedisLockStore waiting, String key) {
         assertThat(await(releasing.tryAcquire(key, "holder", LEASE_MILLIS, false)).acquired()).isTrue();
