@@ -124,7 +124,8 @@ public interface LockLineContract extends StoreFixture {
 
     /**
      * Every instance watches releases, as each registry does from its start (a store may announce a release only
-     * while its own watch is open).
+     * while its own watch is open). A release handed to a waiter reaches at least the waiter's own instance; a store
+     * may tell it to that instance alone.
      */
     @Test
     default void aReleaseThatSomeoneWaitsForIsHeardByAnotherInstanceUntilItsWatchCloses() throws Exception {
@@ -152,7 +153,7 @@ public interface LockLineContract extends StoreFixture {
             }
 
             String unheard = newKey("unheard");
-            releaseWhileWaitedFor(unheard, owner("waiter"));
+            releaseWhileWaitedFor(unheard, owner("waiter"), store());
             eventually(() -> own.keys.containsKey(unheard));
             assertThat(heard.keys).as("a closed watch tells nothing").doesNotContainKey(unheard);
         }
@@ -185,10 +186,16 @@ public interface LockLineContract extends StoreFixture {
         assertThat(await(instance.release(key, waiter))).isTrue();
     }
 
-    /** Releases, through this instance, a lock that {@code waiter} waits for in line. */
+    /** Releases, through this instance, a lock that {@code waiter} waits for in line through the other instance. */
     private void releaseWhileWaitedFor(String key, String waiter) {
+        releaseWhileWaitedFor(key, waiter, otherStore());
+    }
+
+    /** Releases, through this instance, a lock that {@code waiter} waits for in line through {@code waiting}. */
+    private void releaseWhileWaitedFor(String key, String waiter, LockStore waiting) {
         String holder = owner("holder");
-        holdWithWaitersInLine(key, holder, MINUTE, waiter);
+        assertThat(acquire(store(), key, holder, MINUTE).acquired()).isTrue();
+        assertThat(acquireInLine(waiting, key, waiter, MINUTE).acquired()).as(waiter).isFalse();
         assertThat(await(store().release(key, holder))).isTrue();
     }
 
