@@ -12,6 +12,7 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
+import io.vertx.redis.client.ResponseType;
 
 /**
  * The application's one subscription to its release channels (the release channel all instances hear, and the channel
@@ -153,9 +154,15 @@ final class RedisReleaseSubscriber implements AutoCloseable {
         }
     }
 
-    private void onMessage(Response message) {
+    /**
+     * Takes what the subscription connection delivers: the channels' messages, and replies nobody waits for (the
+     * client may hand a pong here), which only show that the connection is alive.
+     */
+    void onMessage(Response message) {
         heardNanos = System.nanoTime();
-        if (message.size() >= 3 && "message".equals(message.get(0).toString())
+        ResponseType type = message.type();
+        if ((type == ResponseType.MULTI || type == ResponseType.PUSH) && message.size() >= 3
+                && "message".equals(message.get(0).toString())
                 && channels.contains(message.get(1).toString())) {
             dispatch(message.get(2).toString(), listener, wakeOnly);
         }

@@ -24,6 +24,8 @@ class AnnouncedReleasesTest {
 
     @Test
     void everyReleaseIsAnnouncedWhileTheSubscriptionIsUpAndNotOnceItIsLostOrClosed() throws Exception {
+        List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        redis.vertx().exceptionHandler(uncaught::add);
         RedisLockStore store = redis.store();
         redis.closeAfterEach(store::close);
         List<String> events = new CopyOnWriteArrayList<>();
@@ -33,6 +35,7 @@ class AnnouncedReleasesTest {
         Thread.sleep(RedisReleaseSubscriber.SILENCE_MILLIS + RedisReleaseSubscriber.KEEPALIVE_MILLIS);
         assertThat(events).as("a quiet subscription that answers its PINGs stays up")
                 .containsExactly("announced", "look again");
+        assertThat(uncaught).as("what the subscription's handlers threw").isEmpty();
 
         assertThat(redis.server().send("CLIENT KILL TYPE pubsub")).as("subscriptions killed").isEqualTo(":1");
         awaitEvents(events, 5);

@@ -8,6 +8,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.lock.spi.ReleaseListener;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.redis.client.impl.types.BulkType;
+import io.vertx.redis.client.impl.types.SimpleStringType;
 
 /**
  * The messages of the release channel reach the listener intact, whatever the lock's name holds.
@@ -52,6 +55,17 @@ class ReleaseMessagesTest {
         RedisReleaseSubscriber.dispatch("G Zm9vYmFyYmF6cXV4cXV1eA.1 1795979991245226 order 1", listener, true);
 
         assertThat(events).containsExactly("released[order 1]");
+    }
+
+    @Test
+    void aReplyDeliveredToTheSubscriptionIsNoMessage() {
+        RedisReleaseSubscriber subscriber = new RedisReleaseSubscriber(null, null, List.of("lock:released"), listener,
+                false);
+
+        subscriber.onMessage(SimpleStringType.create("PONG"));
+        subscriber.onMessage(BulkType.create(Buffer.buffer("pong"), false));
+
+        assertThat(events).isEmpty();
     }
 
     @Test
