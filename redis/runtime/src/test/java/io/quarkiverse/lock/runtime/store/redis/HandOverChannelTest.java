@@ -4,16 +4,12 @@ import static io.quarkiverse.lock.runtime.registry.RegistryFixture.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.spi.AcquireResult;
-import io.quarkiverse.lock.spi.ReleaseListener;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
 
@@ -36,8 +32,8 @@ class HandOverChannelTest {
     void aHandOverIsAnnouncedOnlyToTheInstanceOfTheWaiterItGoesTo() throws Exception {
         RedisLockStore releasing = closedAfterTest(redis.store());
         RedisLockStore waiting = closedAfterTest(redis.store());
-        Heard releasingHeard = listen(releasing);
-        Heard waitingHeard = listen(waiting);
+        HeardReleases releasingHeard = listen(releasing);
+        HeardReleases waitingHeard = listen(waiting);
         String key = "hand-over-channel-" + UUID.randomUUID();
 
         long token = handOver(releasing, waiting, key);
@@ -45,9 +41,9 @@ class HandOverChannelTest {
         String marker = plainRelease(releasing);
         releasingHeard.awaitHeard("released[" + marker + "]");
         waitingHeard.awaitHeard("released[" + marker + "]");
-        assertThat(waitingHeard.events).as("what the waiter's instance heard")
+        assertThat(waitingHeard.events()).as("what the waiter's instance heard")
                 .containsExactly("missed", "handedOver[" + key + "|waiter|" + token + "]", "released[" + marker + "]");
-        assertThat(releasingHeard.events).as("what the releasing instance heard: not the hand-over")
+        assertThat(releasingHeard.events()).as("what the releasing instance heard: not the hand-over")
                 .containsExactly("missed", "released[" + marker + "]");
     }
 
@@ -57,20 +53,20 @@ class HandOverChannelTest {
         Redis client = Redis.createClient(redis.vertx(), new RedisOptions().setConnectionString(redis.server().uri()));
         RedisLockStore silent = closedAfterTest(
                 new RedisLockStore(redis.vertx(), client, "lock:", Duration.ofHours(1).toMillis(), false));
-        Heard releasingHeard = listen(releasing);
+        HeardReleases releasingHeard = listen(releasing);
         String key = "hand-over-without-channel-" + UUID.randomUUID();
 
         long token = handOver(releasing, silent, key);
 
         releasingHeard.awaitHeard("handedOver[" + key + "|waiter|" + token + "]");
-        assertThat(releasingHeard.events).containsExactly("missed", "handedOver[" + key + "|waiter|" + token + "]");
+        assertThat(releasingHeard.events()).containsExactly("missed", "handedOver[" + key + "|waiter|" + token + "]");
     }
 
     @Test
     void aWaiterLeavingAFreeLockPromisedToItWakesTheNextInLine() throws Exception {
         RedisLockStore leaving = closedAfterTest(redis.store());
         RedisLockStore next = closedAfterTest(redis.store());
-        Heard nextHeard = listen(next);
+        HeardReleases nextHeard = listen(next);
         String key = "promised-" + UUID.randomUUID();
         assertThat(await(leaving.tryAcquire(key, "holder", LEASE_MILLIS, false)).acquired()).isTrue();
         assertThat(await(leaving.tryAcquire(key, "first", LEASE_MILLIS, true)).acquired()).isFalse();
@@ -125,39 +121,10 @@ class HandOverChannelTest {
         return store;
     }
 
-    private Heard listen(RedisLockStore store) throws InterruptedException {
-        Heard heard = new Heard();
+    private HeardReleases listen(RedisLockStore store) throws InterruptedException {
+        HeardReleases heard = new HeardReleases();
         redis.closeAfterEach(store.watchReleases(heard));
         heard.awaitHeard("missed");
         return heard;
-    }
-
-    /** What one instance heard on its release subscription, in order. */
-    private static final class Heard implements ReleaseListener {
-
-        private final List<String> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void released(String key) {
-            events.add("released[" + key + "]");
-        }
-
-        @Override
-        public void handedOver(String key, String owner, long token) {
-            events.add("handedOver[" + key + "|" + owner + "|" + token + "]");
-        }
-
-        @Override
-        public void mayHaveMissed() {
-            events.add("missed");
-        }
-
-        void awaitHeard(String event) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!events.contains(event)) {
-                assertThat(System.nanoTime()).as("heard " + event + " within 10 s; heard " + events).isLessThan(deadline);
-                Thread.sleep(5);
-            }
-        }
     }
 }

@@ -2,12 +2,10 @@ package io.quarkiverse.lock.runtime.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.lock.spi.ReleaseListener;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.redis.client.impl.types.BulkType;
 import io.vertx.redis.client.impl.types.SimpleStringType;
@@ -17,23 +15,8 @@ import io.vertx.redis.client.impl.types.SimpleStringType;
  */
 class ReleaseMessagesTest {
 
-    private final List<String> events = new ArrayList<>();
-    private final ReleaseListener listener = new ReleaseListener() {
-        @Override
-        public void released(String key) {
-            events.add("released[" + key + "]");
-        }
-
-        @Override
-        public void handedOver(String key, String owner, long token) {
-            events.add("handedOver[" + key + "|" + owner + "|" + token + "]");
-        }
-
-        @Override
-        public void mayHaveMissed() {
-            events.add("missed");
-        }
-    };
+    private final HeardReleases listener = new HeardReleases();
+    private final List<String> events = listener.events();
 
     @Test
     void aPlainReleaseNamesTheLock() {
