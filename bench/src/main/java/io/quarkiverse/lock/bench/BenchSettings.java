@@ -87,8 +87,10 @@ record BenchSettings(int[] concurrency, Duration warmUp, Duration round, int rou
                 + "for " + handoffTime.toSeconds() + " s, holding it 1 ms. A contender that released asks again only "
                 + "after another took the lock, so every handoff wakes a real waiter. Latency is from the release "
                 + "call to the next acquisition's return. Each contender takes and releases the lock once before a run, "
-                + "and each library first passes it around as long as a run, unmeasured, at each number of instances, "
-                + "so that connecting and the JIT's first compilations are not counted. "
+                + "and before the runs at each number of instances, each library passes it around unmeasured, a run at "
+                + "a time, until the JIT has settled (a run compiled for less than " + HandoffTable.SETTLED_COMPILING_MILLIS
+                + " ms, at most " + HandoffTable.WARM_UP_RUNS + " runs), so that "
+                + "connecting and the JIT's compilations are not counted. "
                 + "Each figure is the median of " + rounds + " runs, with the lowest and the highest run in brackets; "
                 + "give-ups are summed over the runs. JIT ms and GC ms are how long this JVM's compilers and garbage "
                 + "collectors ran during a run (median of the runs).";

@@ -66,14 +66,16 @@ record Handoff(int contenders, Duration duration, Duration hold) {
 
     private final class Run {
 
+        private static final int CAPACITY = 1 << 20;
+
         private final long deadline;
         private final Object monitor = new Object();
-        private final AtomicLong acquisitions = new AtomicLong();
         private final AtomicLong giveUps = new AtomicLong();
-        private final long[] handoffs = new long[1_000_000];
-        private int handoffCount;
-        private long maxWaitNanos;
-        private volatile long releasedAt;
+        /** Per acquisition, in the order they were granted: when it was asked for, granted, and released. */
+        private final long[] askedAt = new long[CAPACITY];
+        private final long[] acquiredAt = new long[CAPACITY];
+        private final long[] releasedAt = new long[CAPACITY];
+        private int acquisitions;
 
         Run(long deadline) {
             this.deadline = deadline;
@@ -81,18 +83,19 @@ record Handoff(int contenders, Duration duration, Duration hold) {
 
         void loop(Contender contender) {
             while (System.nanoTime() < deadline) {
-                long askedAt = System.nanoTime();
+                long asked = System.nanoTime();
                 try {
                     contender.acquire();
                 } catch (Exception e) {
                     giveUps.incrementAndGet();
                     continue;
                 }
-                long acquiredAt = System.nanoTime();
-                long mine = record(askedAt, acquiredAt);
+                int mine = record(asked, System.nanoTime());
                 try {
                     Thread.sleep(hold.toMillis(), (int) (hold.toNanosPart() % 1_000_000));
-                    releasedAt = System.nanoTime();
+                    if (mine < CAPACITY) {
+                        releasedAt[mine] = System.nanoTime();
+                    }
                     contender.release();
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
@@ -101,22 +104,21 @@ record Handoff(int contenders, Duration duration, Duration hold) {
             }
         }
 
-        private long record(long askedAt, long acquiredAt) {
+        private int record(long asked, long acquired) {
             synchronized (monitor) {
-                long released = releasedAt;
-                if (released != 0 && handoffCount < handoffs.length) {
-                    handoffs[handoffCount++] = acquiredAt - released;
+                int index = acquisitions++;
+                if (index < CAPACITY) {
+                    askedAt[index] = asked;
+                    acquiredAt[index] = acquired;
                 }
-                maxWaitNanos = Math.max(maxWaitNanos, acquiredAt - askedAt);
-                long count = acquisitions.incrementAndGet();
                 monitor.notifyAll();
-                return count;
+                return index;
             }
         }
 
-        private void awaitAnotherAcquisition(long mine) {
+        private void awaitAnotherAcquisition(int mine) {
             synchronized (monitor) {
-                while (acquisitions.get() == mine && System.nanoTime() < deadline) {
+                while (acquisitions == mine + 1 && System.nanoTime() < deadline) {
                     try {
                         monitor.wait(10);
                     } catch (InterruptedException e) {
@@ -129,12 +131,47 @@ record Handoff(int contenders, Duration duration, Duration hold) {
 
         Result result(long compilingMillis, long collectingMillis) {
             synchronized (monitor) {
-                long[] sorted = Arrays.copyOf(handoffs, handoffCount);
+                int count = Math.min(acquisitions, CAPACITY);
+                long[] latencies = new long[Math.max(count - 1, 0)];
+                int longest = 0;
+                for (int i = 0; i < count; i++) {
+                    if (i > 0) {
+                        latencies[i - 1] = acquiredAt[i] - releasedAt[i - 1];
+                    }
+                    if (acquiredAt[i] - askedAt[i] > acquiredAt[longest] - askedAt[longest]) {
+                        longest = i;
+                    }
+                }
+                long[] sorted = latencies.clone();
                 Arrays.sort(sorted);
-                return new Result(handoffCount, percentile(sorted, 0.50), percentile(sorted, 0.99),
-                        percentile(sorted, 0.999), maxWaitNanos / 1e6, giveUps.get(), compilingMillis,
-                        collectingMillis);
+                return new Result(sorted.length, percentile(sorted, 0.50), percentile(sorted, 0.99),
+                        percentile(sorted, 0.999), count == 0 ? null : longestWait(longest), giveUps.get(),
+                        compilingMillis, collectingMillis);
             }
+        }
+
+        /**
+         * Splits the wait of acquisition {@code longest} into the turns granted while it waited: how long those holders
+         * held the lock (the 1 ms sleep and its overshoot) and how long each handoff took.
+         */
+        private LongestWait longestWait(int longest) {
+            long holds = 0;
+            long handoffs = 0;
+            long longestHold = 0;
+            long longestHandoff = 0;
+            int turns = 0;
+            for (int i = longest - 1; i >= 0 && acquiredAt[i + 1] > askedAt[longest]; i--) {
+                long from = Math.max(releasedAt[i], askedAt[longest]);
+                long handoff = acquiredAt[i + 1] - from;
+                long held = from - Math.max(acquiredAt[i], askedAt[longest]);
+                handoffs += handoff;
+                holds += held;
+                longestHandoff = Math.max(longestHandoff, handoff);
+                longestHold = Math.max(longestHold, held);
+                turns++;
+            }
+            return new LongestWait((acquiredAt[longest] - askedAt[longest]) / 1e6, turns, holds / 1e6, handoffs / 1e6,
+                    longestHold / 1e6, longestHandoff / 1e6);
         }
 
         private double percentile(long[] sorted, double p) {
@@ -146,16 +183,37 @@ record Handoff(int contenders, Duration duration, Duration hold) {
     }
 
     /**
+     * Where the longest wait of a run went.
+     *
+     * @param millis how long it was
+     * @param turns how many turns it waited for: the holder's when it asked, and each one granted while it waited
+     * @param holdingMillis how long of it the lock was held (by the holder when it asked, and by those turns)
+     * @param handingOverMillis how long of it the lock was being handed over (from a release call to the next grant)
+     * @param longestHoldMillis the longest of those holds (1 ms asked for; the rest is the sleep's overshoot)
+     * @param longestHandoffMillis the longest of those handoffs
+     */
+    record LongestWait(double millis, int turns, double holdingMillis, double handingOverMillis, double longestHoldMillis,
+            double longestHandoffMillis) {
+    }
+
+    /**
      * @param handoffs how many handoffs were measured
      * @param p50Millis median handoff latency
      * @param p99Millis 99th percentile handoff latency
      * @param p999Millis 99.9th percentile handoff latency
-     * @param longestWaitMillis the longest any acquisition waited
+     * @param longestWait the longest any acquisition waited, and where that time went
      * @param giveUps acquisitions whose wait ran out
      * @param compilingMillis how long the JIT compilers of this JVM ran during the run
      * @param collectingMillis how long its garbage collectors ran during the run
      */
-    record Result(int handoffs, double p50Millis, double p99Millis, double p999Millis, double longestWaitMillis, long giveUps,
-            long compilingMillis, long collectingMillis) {
+    record Result(int handoffs, double p50Millis, double p99Millis, double p999Millis, LongestWait longestWait,
+            long giveUps, long compilingMillis, long collectingMillis) {
+
+        /**
+         * @return the longest any acquisition waited, in ms
+         */
+        double longestWaitMillis() {
+            return longestWait == null ? Double.NaN : longestWait.millis();
+        }
     }
 }

@@ -14,6 +14,10 @@ import java.util.function.ToDoubleFunction;
 record HandoffTable(Report report, BenchSettings bench) {
 
     private static final String[] MEASURES = { "p50", "p99", "p99.9", "longest wait" };
+    /** The most unmeasured runs before the measured ones at each number of instances. */
+    static final int WARM_UP_RUNS = 4;
+    /** A run that compiled for less than this long, in ms, ends the warm-up. */
+    static final long SETTLED_COMPILING_MILLIS = 25;
 
     /**
      * @param title the section's title
@@ -28,18 +32,17 @@ record HandoffTable(Report report, BenchSettings bench) {
         report.section(title, bench.handoffMethod() + description, "library", "instances", "handoffs", "p50 ms",
                 "p99 ms", "p99.9 ms", "longest wait ms", "give-ups", "JIT ms", "GC ms");
         double[][][] medians = new double[libraries.size()][MEASURES.length][instances.length];
+        Handoff.Result[][] largest = new Handoff.Result[libraries.size()][];
         for (int l = 0; l < libraries.size(); l++) {
             HandoffSubject library = libraries.get(l);
+            String keys = "handoff-" + library.name().replaceAll("\\W", "") + "-";
             for (int n = 0; n < instances.length; n++) {
-                bench.handoff(instances[n]).measure(library,
-                        "handoff-" + library.name().replaceAll("\\W", "") + "-" + instances[n] + "-warm-up");
-            }
-            for (int n = 0; n < instances.length; n++) {
+                warmUp(library, instances[n], keys + instances[n] + "-warm-up-");
                 Handoff.Result[] runs = new Handoff.Result[bench.rounds()];
                 for (int r = 0; r < runs.length; r++) {
-                    runs[r] = bench.handoff(instances[n]).measure(library,
-                            "handoff-" + library.name().replaceAll("\\W", "") + "-" + instances[n] + "-" + r);
+                    runs[r] = bench.handoff(instances[n]).measure(library, keys + instances[n] + "-" + r);
                 }
+                largest[l] = runs;
                 Spread[] spreads = { spread(runs, Handoff.Result::p50Millis), spread(runs, Handoff.Result::p99Millis),
                         spread(runs, Handoff.Result::p999Millis), spread(runs, Handoff.Result::longestWaitMillis) };
                 for (int m = 0; m < MEASURES.length; m++) {
@@ -62,6 +65,53 @@ record HandoffTable(Report report, BenchSettings bench) {
                 }
             }
             report.chart(chart, title + ": p50, p99, p99.9 and longest wait", svg);
+        }
+        if (instances.length > 1) {
+            breakdown(title, instances[instances.length - 1], libraries, largest);
+        }
+    }
+
+    /**
+     * Passes the lock around unmeasured, at the number of instances about to be measured, until the JIT has settled:
+     * until a run compiled for less than {@link #SETTLED_COMPILING_MILLIS}, at most {@link #WARM_UP_RUNS} runs. A
+     * handoff at 32 instances calls each method of its path a few thousand times a second, so the JIT's last
+     * compilations come only after several seconds; while it compiles, it takes one of two cores from the contenders.
+     */
+    private void warmUp(HandoffSubject library, int instances, String key) throws InterruptedException {
+        for (int run = 0; run < WARM_UP_RUNS; run++) {
+            if (bench.handoff(instances).measure(library, key + run).compilingMillis() < SETTLED_COMPILING_MILLIS) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * A table of where each run's longest wait went at the largest number of instances: the turns granted while it
+     * waited, how long the lock was held and how long it was being handed over in that time, and the longest of each.
+     */
+    private void breakdown(String title, int instances, List<? extends HandoffSubject> libraries,
+            Handoff.Result[][] runs) {
+        report.section(title + ": where the longest waits went", "Each run's longest wait at " + instances
+                + " instances, split into the turns it waited for: how long the lock was held in that time "
+                + "(1 ms a turn, the rest is the holder's sleep waking late) and how long it was being handed over "
+                + "(from a release call to the next acquisition's return), with the longest hold and the longest "
+                + "handoff among them, beside the time this JVM spent compiling and collecting garbage in the run. "
+                + "In a fair line every wait is " + (instances - 1) + " turns long.", "library", "run",
+                "longest wait ms", "turns", "holding ms", "longest hold ms", "handing over ms", "longest handoff ms",
+                "JIT ms", "GC ms");
+        for (int l = 0; l < libraries.size(); l++) {
+            for (int r = 0; r < runs[l].length; r++) {
+                Handoff.Result run = runs[l][r];
+                Handoff.LongestWait wait = run.longestWait();
+                if (wait == null) {
+                    continue;
+                }
+                report.row(libraries.get(l).name(), Integer.toString(r + 1), Report.millis(wait.millis()),
+                        Integer.toString(wait.turns()), Report.millis(wait.holdingMillis()),
+                        Report.millis(wait.longestHoldMillis()), Report.millis(wait.handingOverMillis()),
+                        Report.millis(wait.longestHandoffMillis()), Long.toString(run.compilingMillis()),
+                        Long.toString(run.collectingMillis()));
+            }
         }
     }
 
