@@ -86,9 +86,10 @@ record BenchSettings(int[] concurrency, Duration warmUp, Duration round, int rou
         return "Contenders, each standing for a separate instance (its own client or registry), pass one lock around "
                 + "for " + handoffTime.toSeconds() + " s, holding it 1 ms. A contender that released asks again only "
                 + "after another took the lock, so every handoff wakes a real waiter. Latency is from the release "
-                + "call to the next acquisition's return. Each contender takes and releases the lock once before a run, "
-                + "and before the runs at each number of instances, each library passes it around unmeasured, a run at "
-                + "a time, until the JIT has settled (a run compiled for less than " + HandoffTable.SETTLED_COMPILING_MILLIS
+                + "call to the next acquisition's return. At each number of instances, each library's instances are "
+                + "started once and serve all its runs, as a service's instances outlive many handoffs; each takes and "
+                + "releases the lock once, then they pass it around unmeasured, a run at a time, until the JIT has "
+                + "settled (a run compiled for less than " + HandoffTable.SETTLED_COMPILING_MILLIS
                 + " ms, at most " + HandoffTable.WARM_UP_RUNS + " runs), so that "
                 + "connecting and the JIT's compilations are not counted. "
                 + "Each figure is the median of " + rounds + " runs, with the lowest and the highest run in brackets; "

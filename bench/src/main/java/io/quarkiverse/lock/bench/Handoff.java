@@ -11,10 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Contenders standing for separate instances pass one lock around, each holding it about a millisecond. A contender
  * that released asks again only after another one has taken the lock, so every handoff wakes a real waiter (no
- * barging). Measures the time from a release to the next acquisition, and the longest wait of any acquisition. Each
- * contender takes and releases the lock once before the run, so that connecting and loading scripts are not counted
- * as waiting; and the time this JVM spent compiling and collecting garbage during the run is noted beside the
- * latencies, the two pauses a 2-core machine shows in the tail.
+ * barging). Measures the time from a release to the next acquisition, and the longest wait of any acquisition. The
+ * instances are started once and serve several runs, as a service's instances outlive many handoffs; the time this
+ * JVM spent compiling and collecting garbage during a run is noted beside the latencies, the two pauses a 2-core
+ * machine shows in the tail.
  *
  * @param contenders how many contenders, each standing for an instance of its own
  * @param duration how long they pass the lock around
@@ -22,25 +22,47 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 record Handoff(int contenders, Duration duration, Duration hold) {
 
-    Result measure(HandoffSubject library, String key) throws InterruptedException {
-        // The instances first: starting 32 clients can take longer than the run itself.
+    /**
+     * Starts the instances that pass {@code key} around, and lets each take and release it once, so that connecting and
+     * loading scripts are not counted as waiting.
+     *
+     * @param library the library whose instances to start
+     * @param key the lock they pass around
+     * @return the instances, to be closed by the caller
+     */
+    List<Contender> start(HandoffSubject library, String key) {
+        // The instances first: starting 32 clients can take longer than a run.
         List<Contender> instances = new ArrayList<>();
-        for (int i = 0; i < contenders; i++) {
-            instances.add(library.contender(key, i));
-        }
-        for (Contender instance : instances) {
-            try {
+        try {
+            for (int i = 0; i < contenders; i++) {
+                instances.add(library.contender(key, i));
+            }
+            for (Contender instance : instances) {
                 instance.acquire();
                 instance.release();
-            } catch (Exception e) {
-                throw new IllegalStateException("a contender of " + library.name() + " could not take the lock alone", e);
             }
+        } catch (Exception e) {
+            instances.forEach(Contender::close);
+            throw new IllegalStateException("a contender of " + library.name() + " could not take the lock alone", e);
         }
+        return instances;
+    }
+
+    /**
+     * One run: the instances pass their lock around for the duration. They end with the lock free, so that the next run
+     * can use them again.
+     *
+     * @param library the library, for the threads' names
+     * @param instances the started instances, as many as {@link #contenders}
+     * @return the run's figures
+     * @throws InterruptedException if interrupted while the contenders ran
+     */
+    Result measure(HandoffSubject library, List<Contender> instances) throws InterruptedException {
         long compilingBefore = compilingMillis();
         long collectingBefore = collectingMillis();
         Run run = new Run(System.nanoTime() + duration.toNanos());
         List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < contenders; i++) {
+        for (int i = 0; i < instances.size(); i++) {
             Contender contender = instances.get(i);
             Thread thread = new Thread(() -> run.loop(contender), library.name() + "-contender-" + i);
             threads.add(thread);
@@ -51,7 +73,6 @@ record Handoff(int contenders, Duration duration, Duration hold) {
         }
         long compiling = compilingMillis() - compilingBefore;
         long collecting = collectingMillis() - collectingBefore;
-        instances.forEach(Contender::close);
         return run.result(compiling, collecting);
     }
 
@@ -151,8 +172,9 @@ record Handoff(int contenders, Duration duration, Duration hold) {
         }
 
         /**
-         * Splits the wait of acquisition {@code longest} into the turns granted while it waited: how long those holders
-         * held the lock (the 1 ms sleep and its overshoot) and how long each handoff took.
+         * Splits the wait of acquisition {@code longest} into the turns it waited for (the holder's when it asked, and
+         * each one granted while it waited): how long those holders held the lock (the 1 ms sleep and its overshoot)
+         * and how long each handoff took.
          */
         private LongestWait longestWait(int longest) {
             long holds = 0;

@@ -37,10 +37,16 @@ record HandoffTable(Report report, BenchSettings bench) {
             HandoffSubject library = libraries.get(l);
             String keys = "handoff-" + library.name().replaceAll("\\W", "") + "-";
             for (int n = 0; n < instances.length; n++) {
-                warmUp(library, instances[n], keys + instances[n] + "-warm-up-");
+                Handoff handoff = bench.handoff(instances[n]);
+                List<Contender> started = handoff.start(library, keys + instances[n]);
                 Handoff.Result[] runs = new Handoff.Result[bench.rounds()];
-                for (int r = 0; r < runs.length; r++) {
-                    runs[r] = bench.handoff(instances[n]).measure(library, keys + instances[n] + "-" + r);
+                try {
+                    warmUp(library, handoff, started);
+                    for (int r = 0; r < runs.length; r++) {
+                        runs[r] = handoff.measure(library, started);
+                    }
+                } finally {
+                    started.forEach(Contender::close);
                 }
                 largest[l] = runs;
                 Spread[] spreads = { spread(runs, Handoff.Result::p50Millis), spread(runs, Handoff.Result::p99Millis),
@@ -77,17 +83,17 @@ record HandoffTable(Report report, BenchSettings bench) {
      * handoff at 32 instances calls each method of its path a few thousand times a second, so the JIT's last
      * compilations come only after several seconds; while it compiles, it takes one of two cores from the contenders.
      */
-    private void warmUp(HandoffSubject library, int instances, String key) throws InterruptedException {
+    private void warmUp(HandoffSubject library, Handoff handoff, List<Contender> instances) throws InterruptedException {
         for (int run = 0; run < WARM_UP_RUNS; run++) {
-            if (bench.handoff(instances).measure(library, key + run).compilingMillis() < SETTLED_COMPILING_MILLIS) {
+            if (handoff.measure(library, instances).compilingMillis() < SETTLED_COMPILING_MILLIS) {
                 return;
             }
         }
     }
 
     /**
-     * A table of where each run's longest wait went at the largest number of instances: the turns granted while it
-     * waited, how long the lock was held and how long it was being handed over in that time, and the longest of each.
+     * A table of where each run's longest wait went at the largest number of instances: the turns it waited for, how
+     * long the lock was held and how long it was being handed over in that time, and the longest of each.
      */
     private void breakdown(String title, int instances, List<? extends HandoffSubject> libraries,
             Handoff.Result[][] runs) {
