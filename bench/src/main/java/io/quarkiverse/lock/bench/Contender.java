@@ -1,8 +1,8 @@
 package io.quarkiverse.lock.bench;
 
 /**
- * One contender for a lock in the handoff benchmark, driven by a thread of its own: acquire, hold, release; closed when its run
- * ended.
+ * One contender for a lock in the handoff benchmark, driven by a thread of its own in each run: acquire, hold, release;
+ * closed when its runs ended.
  */
 interface Contender extends AutoCloseable {
 
@@ -21,7 +21,7 @@ interface Contender extends AutoCloseable {
     void release() throws Exception;
 
     /**
-     * Frees what the contender's instance holds (its client, registry or connections), once its run ended.
+     * Frees what the contender's instance holds (its client, registry or connections), once its runs ended.
      */
     @Override
     default void close() {
