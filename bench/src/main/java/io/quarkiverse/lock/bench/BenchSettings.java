@@ -90,8 +90,10 @@ record BenchSettings(int[] concurrency, Duration warmUp, Duration round, int rou
                 + "started once and serve all its runs, as a service's instances outlive many handoffs; each takes and "
                 + "releases the lock once, then they pass it around unmeasured, a run at a time, until the JIT has "
                 + "settled (a run compiled for less than " + HandoffTable.SETTLED_COMPILING_MILLIS
-                + " ms, at most " + HandoffTable.WARM_UP_RUNS + " runs), so that "
-                + "connecting and the JIT's compilations are not counted. "
+                + " ms; at most " + HandoffTable.WARM_UP_RUNS + " runs), so that connecting and the JIT's first "
+                + "compilations are not counted; what it still compiled during a measured run is in the JIT ms column. "
+                + "A waiter that the others overtake again and again is served only when they stop asking at the end "
+                + "of the run, so a longest wait near the run's length is starvation, cut short by the run. "
                 + "Each figure is the median of " + rounds + " runs, with the lowest and the highest run in brackets; "
                 + "give-ups are summed over the runs. JIT ms and GC ms are how long this JVM's compilers and garbage "
                 + "collectors ran during a run (median of the runs).";

@@ -30,22 +30,60 @@ record Handoff(int contenders, Duration duration, Duration hold) {
      * @param key the lock they pass around
      * @return the instances, to be closed by the caller
      */
-    List<Contender> start(HandoffSubject library, String key) {
+    Instances start(HandoffSubject library, String key) {
         // The instances first: starting 32 clients can take longer than a run.
-        List<Contender> instances = new ArrayList<>();
+        Instances instances = new Instances(new ArrayList<>());
         try {
             for (int i = 0; i < contenders; i++) {
-                instances.add(library.contender(key, i));
+                instances.contenders().add(library.contender(key, i));
             }
-            for (Contender instance : instances) {
+            for (Contender instance : instances.contenders()) {
                 instance.acquire();
                 instance.release();
             }
         } catch (Exception e) {
-            instances.forEach(Contender::close);
-            throw new IllegalStateException("a contender of " + library.name() + " could not take the lock alone", e);
+            IllegalStateException failure = new IllegalStateException(
+                    "a contender of " + library.name() + " could not take the lock alone", e);
+            try {
+                instances.close();
+            } catch (RuntimeException closing) {
+                failure.addSuppressed(closing);
+            }
+            throw failure;
         }
         return instances;
+    }
+
+    /**
+     * The started instances of one library at one number of instances, serving its runs.
+     *
+     * @param contenders one per instance
+     */
+    record Instances(List<Contender> contenders) implements AutoCloseable {
+
+        /**
+         * Closes every instance, also when some fail to close.
+         *
+         * @throws IllegalStateException if some failed, with the others' failures suppressed
+         */
+        @Override
+        public void close() {
+            IllegalStateException failure = null;
+            for (Contender contender : contenders) {
+                try {
+                    contender.close();
+                } catch (RuntimeException e) {
+                    if (failure == null) {
+                        failure = new IllegalStateException("an instance did not close", e);
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        }
     }
 
     /**
@@ -53,14 +91,16 @@ record Handoff(int contenders, Duration duration, Duration hold) {
      * can use them again.
      *
      * @param library the library, for the threads' names
-     * @param instances the started instances, as many as {@link #contenders}
+     * @param started the started instances, as many as {@link #contenders}
      * @return the run's figures
      * @throws InterruptedException if interrupted while the contenders ran
      */
-    Result measure(HandoffSubject library, List<Contender> instances) throws InterruptedException {
+    Result measure(HandoffSubject library, Instances started) throws InterruptedException {
+        List<Contender> instances = started.contenders();
+        // The run's arrays first, so that collecting them is not counted.
+        Run run = new Run(System.nanoTime() + duration.toNanos());
         long compilingBefore = compilingMillis();
         long collectingBefore = collectingMillis();
-        Run run = new Run(System.nanoTime() + duration.toNanos());
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < instances.size(); i++) {
             Contender contender = instances.get(i);
@@ -68,13 +108,24 @@ record Handoff(int contenders, Duration duration, Duration hold) {
             threads.add(thread);
         }
         threads.forEach(Thread::start);
+        long joinBy = System.nanoTime() + duration.toNanos() + JOIN_GRACE.toNanos();
         for (Thread thread : threads) {
-            thread.join(Duration.ofMinutes(2).toMillis());
+            thread.join(Math.max(1, (joinBy - System.nanoTime()) / 1_000_000));
+            if (thread.isAlive()) {
+                throw new IllegalStateException(thread.getName() + " still ran " + JOIN_GRACE.toSeconds()
+                        + " s after its run ended: the lock may not be free for the next run");
+            }
         }
         long compiling = compilingMillis() - compilingBefore;
         long collecting = collectingMillis() - collectingBefore;
+        if (run.failure != null) {
+            throw new IllegalStateException("a contender of " + library.name() + " failed", run.failure);
+        }
         return run.result(compiling, collecting);
     }
+
+    /** How long after a run's end its contenders may take to finish: a waiter in line gets the lock after the end. */
+    private static final Duration JOIN_GRACE = Duration.ofMinutes(2);
 
     private static long compilingMillis() {
         return ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
@@ -97,6 +148,8 @@ record Handoff(int contenders, Duration duration, Duration hold) {
         private final long[] acquiredAt = new long[CAPACITY];
         private final long[] releasedAt = new long[CAPACITY];
         private int acquisitions;
+        /** Why a contender stopped before the run ended: its release failed, or its hold was interrupted. */
+        private volatile Exception failure;
 
         Run(long deadline) {
             this.deadline = deadline;
@@ -119,7 +172,8 @@ record Handoff(int contenders, Duration duration, Duration hold) {
                     }
                     contender.release();
                 } catch (Exception e) {
-                    throw new IllegalStateException(e);
+                    failure = e;
+                    return;
                 }
                 awaitAnotherAcquisition(mine);
             }
@@ -182,7 +236,8 @@ record Handoff(int contenders, Duration duration, Duration hold) {
             long longestHold = 0;
             long longestHandoff = 0;
             int turns = 0;
-            for (int i = longest - 1; i >= 0 && acquiredAt[i + 1] > askedAt[longest]; i--) {
+            int i = longest - 1;
+            for (; i >= 0 && acquiredAt[i + 1] > askedAt[longest]; i--) {
                 long from = Math.max(releasedAt[i], askedAt[longest]);
                 long handoff = acquiredAt[i + 1] - from;
                 long held = from - Math.max(acquiredAt[i], askedAt[longest]);
@@ -191,6 +246,12 @@ record Handoff(int contenders, Duration duration, Duration hold) {
                 longestHandoff = Math.max(longestHandoff, handoff);
                 longestHold = Math.max(longestHold, held);
                 turns++;
+            }
+            if (i < 0 && acquiredAt[0] > askedAt[longest]) {
+                // Asked before the run's first grant: nobody held the lock, it was being granted.
+                long granting = acquiredAt[0] - askedAt[longest];
+                handoffs += granting;
+                longestHandoff = Math.max(longestHandoff, granting);
             }
             return new LongestWait((acquiredAt[longest] - askedAt[longest]) / 1e6, turns, holds / 1e6, handoffs / 1e6,
                     longestHold / 1e6, longestHandoff / 1e6);

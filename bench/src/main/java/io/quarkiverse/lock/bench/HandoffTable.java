@@ -38,15 +38,12 @@ record HandoffTable(Report report, BenchSettings bench) {
             String keys = "handoff-" + library.name().replaceAll("\\W", "") + "-";
             for (int n = 0; n < instances.length; n++) {
                 Handoff handoff = bench.handoff(instances[n]);
-                List<Contender> started = handoff.start(library, keys + instances[n]);
                 Handoff.Result[] runs = new Handoff.Result[bench.rounds()];
-                try {
+                try (Handoff.Instances started = handoff.start(library, keys + instances[n])) {
                     warmUp(library, handoff, started);
                     for (int r = 0; r < runs.length; r++) {
                         runs[r] = handoff.measure(library, started);
                     }
-                } finally {
-                    started.forEach(Contender::close);
                 }
                 largest[l] = runs;
                 Spread[] spreads = { spread(runs, Handoff.Result::p50Millis), spread(runs, Handoff.Result::p99Millis),
@@ -83,7 +80,8 @@ record HandoffTable(Report report, BenchSettings bench) {
      * handoff at 32 instances calls each method of its path a few thousand times a second, so the JIT's last
      * compilations come only after several seconds; while it compiles, it takes one of two cores from the contenders.
      */
-    private void warmUp(HandoffSubject library, Handoff handoff, List<Contender> instances) throws InterruptedException {
+    private void warmUp(HandoffSubject library, Handoff handoff, Handoff.Instances instances)
+            throws InterruptedException {
         for (int run = 0; run < WARM_UP_RUNS; run++) {
             if (handoff.measure(library, instances).compilingMillis() < SETTLED_COMPILING_MILLIS) {
                 return;
@@ -99,9 +97,11 @@ record HandoffTable(Report report, BenchSettings bench) {
             Handoff.Result[][] runs) {
         report.section(title + ": where the longest waits went", "Each run's longest wait at " + instances
                 + " instances, split into the turns it waited for: how long the lock was held in that time "
-                + "(1 ms a turn, the rest is the holder's sleep waking late) and how long it was being handed over "
-                + "(from a release call to the next acquisition's return), with the longest hold and the longest "
-                + "handoff among them, beside the time this JVM spent compiling and collecting garbage in the run. "
+                + "(from a grant's return to the holder's release call: the 1 ms sleep, its late wake-up and the "
+                + "benchmark's own bookkeeping) and how long it was being handed over (from a release call, or from "
+                + "the ask if the lock was between holders then, to the next acquisition's return), with the longest "
+                + "hold and the longest handoff among them, beside the time this JVM spent compiling and collecting "
+                + "garbage in the run. "
                 + "In a fair line every wait is " + (instances - 1) + " turns long.", "library", "run",
                 "longest wait ms", "turns", "holding ms", "longest hold ms", "handing over ms", "longest handoff ms",
                 "JIT ms", "GC ms");

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
@@ -69,7 +70,17 @@ final class PubSubFloor extends HandoffFloor {
                     turn = mine;
                     waiting.add(channel);
                 }
-                mine.get(WAIT_MILLIS, TimeUnit.MILLISECONDS);
+                try {
+                    mine.get(WAIT_MILLIS, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    synchronized (PubSubFloor.this) {
+                        if (waiting.remove(channel)) {
+                            throw e;
+                        }
+                    }
+                    // Handed over as the wait ran out: the message is on its way, and the lock is this contender's.
+                    mine.get(WAIT_MILLIS, TimeUnit.MILLISECONDS);
+                }
             }
 
             @Override

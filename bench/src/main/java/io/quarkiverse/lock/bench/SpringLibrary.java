@@ -42,12 +42,15 @@ final class SpringLibrary implements LockLibrary {
                 JedisClientConfiguration.builder().usePooling().poolConfig(pool).build());
         this.connections.afterPropertiesSet();
         this.connections.start();
-        this.registry = registry();
+        this.registry = registry("bench-spring");
         this.pool = Executors.newFixedThreadPool(threads);
     }
 
-    private RedisLockRegistry registry() {
-        RedisLockRegistry created = new RedisLockRegistry(connections, "bench-spring", LEASE_MILLIS);
+    /**
+     * @param registryKey names the registry's keys and its release channel, which every registry of that name hears
+     */
+    private RedisLockRegistry registry(String registryKey) {
+        RedisLockRegistry created = new RedisLockRegistry(connections, registryKey, LEASE_MILLIS);
         created.setRedisLockType(type);
         return created;
     }
@@ -69,7 +72,9 @@ final class SpringLibrary implements LockLibrary {
 
     @Override
     public synchronized Contender contender(String key, int index) {
-        RedisLockRegistry instance = registry();
+        // A registry name per handoff key: the registries of other numbers of instances, kept until the library
+        // closes, do not hear this key's releases.
+        RedisLockRegistry instance = registry("bench-spring-" + key);
         instances.add(instance);
         // Kept until the library closes: destroying a registry after its run broke the next run's PUB_SUB_LOCK
         // contenders ("Lock was released in the store due to expiration").
