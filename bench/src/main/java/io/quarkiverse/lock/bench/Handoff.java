@@ -138,15 +138,19 @@ record Handoff(int contenders, Duration duration, Duration hold) {
 
     private final class Run {
 
-        private static final int CAPACITY = 1 << 20;
-
         private final long deadline;
+        /**
+         * How many acquisitions a run can have: each holds the lock at least {@link #hold}, and after the deadline
+         * each contender takes it at most once more (a waiter already in line).
+         */
+        private final int capacity = (int) Math.min(Integer.MAX_VALUE,
+                duration.toNanos() / Math.max(1, hold.toNanos()) + contenders + 1);
         private final Object monitor = new Object();
         private final AtomicLong giveUps = new AtomicLong();
         /** Per acquisition, in the order they were granted: when it was asked for, granted, and released. */
-        private final long[] askedAt = new long[CAPACITY];
-        private final long[] acquiredAt = new long[CAPACITY];
-        private final long[] releasedAt = new long[CAPACITY];
+        private final long[] askedAt = new long[capacity];
+        private final long[] acquiredAt = new long[capacity];
+        private final long[] releasedAt = new long[capacity];
         private int acquisitions;
         /** Why a contender stopped before the run ended: its release failed, or its hold was interrupted. */
         private volatile Exception failure;
@@ -167,7 +171,7 @@ record Handoff(int contenders, Duration duration, Duration hold) {
                 int mine = record(asked, System.nanoTime());
                 try {
                     Thread.sleep(hold.toMillis(), (int) (hold.toNanosPart() % 1_000_000));
-                    if (mine < CAPACITY) {
+                    if (mine < capacity) {
                         releasedAt[mine] = System.nanoTime();
                     }
                     contender.release();
@@ -182,7 +186,7 @@ record Handoff(int contenders, Duration duration, Duration hold) {
         private int record(long asked, long acquired) {
             synchronized (monitor) {
                 int index = acquisitions++;
-                if (index < CAPACITY) {
+                if (index < capacity) {
                     askedAt[index] = asked;
                     acquiredAt[index] = acquired;
                 }
@@ -206,7 +210,7 @@ record Handoff(int contenders, Duration duration, Duration hold) {
 
         Result result(long compilingMillis, long collectingMillis) {
             synchronized (monitor) {
-                int count = Math.min(acquisitions, CAPACITY);
+                int count = Math.min(acquisitions, capacity);
                 long[] latencies = new long[Math.max(count - 1, 0)];
                 int longest = 0;
                 for (int i = 0; i < count; i++) {
