@@ -1,6 +1,5 @@
 package io.quarkiverse.lock.deployment;
 
-import io.quarkiverse.lock.deployment.spi.LockProvider;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
@@ -15,13 +14,13 @@ import io.smallrye.config.WithName;
 public interface LockBuildTimeConfig {
 
     /**
-     * The store the locks live in: {@code redis}, {@code mongodb}, {@code postgresql}, {@code in-memory}, or {@code auto} for
-     * the store
-     * whose client extension is present (a build error when several are), else {@code in-memory} with a startup
-     * warning that the locks are local to this JVM.
+     * The store the locks live in: the name of a store present in the application, such as {@code redis},
+     * {@code mongodb}, {@code postgresql} or {@code in-memory}; or {@code auto} for the present store the build ranks
+     * first (a store of its own client, such as Redis, before one on the application's JDBC datasource; a build error
+     * when two rank first), else {@code in-memory} with a startup warning that the locks are local to this JVM.
      */
     @WithDefault("auto")
-    LockProvider provider();
+    String provider();
 
     /**
      * Whether a readiness check reports if the lock store answers, when SmallRye Health is present.

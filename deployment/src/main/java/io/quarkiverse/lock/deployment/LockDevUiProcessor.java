@@ -1,26 +1,35 @@
 package io.quarkiverse.lock.deployment;
 
-import io.quarkiverse.lock.deployment.spi.LockDevUiCard;
-import io.quarkiverse.lock.deployment.spi.LockProvider;
 import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
+import io.quarkiverse.lock.runtime.devui.LockJsonRPCService;
 import io.quarkus.deployment.IsDevelopment;
-import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
-import io.quarkus.deployment.pkg.builditem.CurateOutcomeBuildItem;
 import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
 import io.quarkus.devui.spi.page.CardPageBuildItem;
+import io.quarkus.devui.spi.page.Page;
 
 /**
- * The Dev UI card of the stores this extension holds, titled with its name ("Quarkus Lock"); a store extension
- * produces its own card (see {@link LockDevUiCard}).
+ * The Dev UI card, whichever store the locks use: the locks this application holds, their statistics, and the chosen
+ * store's settings, served by {@link LockJsonRPCService}.
  */
 class LockDevUiProcessor {
 
     @BuildStep(onlyIf = IsDevelopment.class)
-    void card(LockStoreBuildItem store, CurateOutcomeBuildItem curateOutcome, BuildProducer<CardPageBuildItem> cards,
-            BuildProducer<JsonRPCProvidersBuildItem> rpc) {
-        if (store.provider() == LockProvider.IN_MEMORY) {
-            LockDevUiCard.produce(new CardPageBuildItem(), store, curateOutcome, cards, rpc);
-        }
+    CardPageBuildItem card(LockStoreBuildItem store) {
+        CardPageBuildItem card = new CardPageBuildItem();
+        card.addPage(Page.webComponentPageBuilder()
+                .title("Held locks")
+                .icon("font-awesome-solid:lock")
+                .componentLink("qwc-lock-held.js"));
+        card.addPage(Page.webComponentPageBuilder()
+                .title("Store: " + store.name())
+                .icon("font-awesome-solid:database")
+                .componentLink("qwc-lock-configuration.js"));
+        return card;
+    }
+
+    @BuildStep(onlyIf = IsDevelopment.class)
+    JsonRPCProvidersBuildItem jsonRpc() {
+        return new JsonRPCProvidersBuildItem(LockJsonRPCService.class);
     }
 }

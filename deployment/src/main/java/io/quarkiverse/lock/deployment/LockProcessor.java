@@ -1,25 +1,25 @@
 package io.quarkiverse.lock.deployment;
 
+import java.util.List;
 import java.util.Optional;
 
 import jakarta.inject.Singleton;
 
-import io.quarkiverse.lock.deployment.spi.LockProvider;
 import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
+import io.quarkiverse.lock.deployment.spi.LockStoreImplementationBuildItem;
 import io.quarkiverse.lock.runtime.LockProducers;
 import io.quarkiverse.lock.runtime.LockRecorder;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.devui.DevUiLockObserver;
 import io.quarkiverse.lock.runtime.devui.LockJsonRPCService;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStoreProducer;
 import io.quarkiverse.lock.runtime.waiting.IdleLockEvictor;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeansRuntimeInitBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
-import io.quarkus.deployment.Capabilities;
-import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.Consume;
 import io.quarkus.deployment.annotations.ExecutionTime;
@@ -52,10 +52,16 @@ class LockProcessor {
         return new FeatureBuildItem(FEATURE);
     }
 
+    /** The store this extension holds, always present; every other store comes with an extension of its own. */
     @BuildStep
-    LockStoreBuildItem selectStore(LockBuildTimeConfig config, Capabilities capabilities) {
-        return LockStoreSelection.select(config.provider(), capabilities.isPresent(Capability.REDIS_CLIENT),
-                capabilities.isPresent(Capability.MONGODB_CLIENT), capabilities.isPresent(Capability.REACTIVE_PG_CLIENT));
+    LockStoreImplementationBuildItem inMemoryStore() {
+        return new LockStoreImplementationBuildItem(InMemoryLockStore.NAME, "no client",
+                LockStoreImplementationBuildItem.LOCAL_ONLY);
+    }
+
+    @BuildStep
+    LockStoreBuildItem selectStore(LockBuildTimeConfig config, List<LockStoreImplementationBuildItem> stores) {
+        return LockStoreSelection.select(config.provider(), stores);
     }
 
     @BuildStep
@@ -63,9 +69,7 @@ class LockProcessor {
         AdditionalBeanBuildItem.Builder beans = AdditionalBeanBuildItem.builder()
                 .addBeanClass(LockProducers.class)
                 .setUnremovable();
-        if (store.provider() == LockProvider.IN_MEMORY) {
-            // the other stores are registered by their extensions (quarkus-lock-redis, quarkus-lock-mongodb,
-            // quarkus-lock-postgresql), which come with their client extensions
+        if (store.is(InMemoryLockStore.NAME)) {
             beans.addBeanClass(InMemoryLockStoreProducer.class);
         }
         return beans.build();
@@ -110,7 +114,7 @@ class LockProcessor {
     @Record(ExecutionTime.RUNTIME_INIT)
     @Consume(SyntheticBeansRuntimeInitBuildItem.class)
     void start(LockRecorder recorder, LockStoreBuildItem store, ShutdownContextBuildItem shutdown) {
-        recorder.announceStore(store.provider().configName(), store.chosenByDefault());
+        recorder.announceStore(store.name(), store.chosenByDefault());
         recorder.start(shutdown);
     }
 

@@ -10,6 +10,7 @@ import io.quarkiverse.lock.runtime.config.LockRuntimeConfig;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.interceptor.LockedDurations;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
 import io.quarkiverse.lock.runtime.waiting.IdleLockEvictor;
 import io.quarkus.arc.Arc;
 import io.quarkus.runtime.RuntimeValue;
@@ -52,12 +53,12 @@ public class LockRecorder {
      * @param chosenByDefault {@code true} when no provider was configured and no store client extension is present
      */
     public void announceStore(String store, boolean chosenByDefault) {
-        if (!"in-memory".equals(store)) {
+        if (!InMemoryLockStore.NAME.equals(store)) {
             LOG.debugf("Quarkus Lock uses the %s store", store);
         } else if (chosenByDefault) {
-            LOG.warn("Quarkus Lock uses the in-memory store because no lock store client extension "
-                    + "(quarkus-redis-client, quarkus-mongodb-client or quarkus-reactive-pg-client) is present: locks are local to this JVM and "
-                    + "do not exclude other instances. Add a store client extension, or set "
+            LOG.warn("Quarkus Lock uses the in-memory store because no lock store client extension is present: "
+                    + "locks are local to this JVM and do not exclude other instances. Add the client extension of a "
+                    + "store (quarkus-lock brings the store with it; the guide lists the stores), or set "
                     + "quarkus.lock.provider=in-memory to accept this.");
         } else {
             LOG.info("Quarkus Lock uses the in-memory store: locks are local to this JVM");

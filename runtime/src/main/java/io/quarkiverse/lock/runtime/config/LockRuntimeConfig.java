@@ -52,8 +52,8 @@ public interface LockRuntimeConfig {
     Duration expireEvictIdle();
 
     /**
-     * The namespace of lock keys in the store: every key is stored under this prefix. Must not contain '{' or '}',
-     * which Redis Cluster reads as a hash tag.
+     * The namespace of lock keys in the store: every key is stored under this prefix. A store may restrict it (the
+     * Redis store refuses '{' and '}', which Redis Cluster reads as a hash tag).
      */
     @WithDefault("lock:")
     String keyPrefix();

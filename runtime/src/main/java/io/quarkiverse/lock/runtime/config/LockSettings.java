@@ -29,7 +29,7 @@ public record LockSettings(Duration defaultLease, Duration defaultWait, Duration
                 positive("quarkus.lock.expire-after", config.expireAfter()),
                 notNegative("quarkus.lock.wait-timeout", config.waitTimeout()),
                 positive("quarkus.lock.expire-evict-idle", config.expireEvictIdle()),
-                keyPrefix(config.keyPrefix()),
+                config.keyPrefix(),
                 config.renewLease(),
                 positive("quarkus.lock.operation-timeout", config.operationTimeout()));
     }
@@ -54,13 +54,5 @@ public record LockSettings(Duration defaultLease, Duration defaultWait, Duration
             throw new ConfigurationException(property + " must not be negative, but is " + value);
         }
         return value;
-    }
-
-    private static String keyPrefix(String prefix) {
-        if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-            throw new ConfigurationException("quarkus.lock.key-prefix must not contain '{' or '}' (Redis Cluster "
-                    + "reads them as a hash tag), but is '" + prefix + "'");
-        }
-        return prefix;
     }
 }

@@ -3,20 +3,16 @@ package io.quarkiverse.lock.deployment.mongodb;
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.DotName;
 
-import io.quarkiverse.lock.deployment.spi.LockDevUiCard;
-import io.quarkiverse.lock.deployment.spi.LockProvider;
 import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
+import io.quarkiverse.lock.deployment.spi.LockStoreImplementationBuildItem;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockBuildTimeConfig;
+import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
-import io.quarkus.deployment.IsDevelopment;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
-import io.quarkus.deployment.pkg.builditem.CurateOutcomeBuildItem;
-import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
-import io.quarkus.devui.spi.page.CardPageBuildItem;
 import io.quarkus.mongodb.MongoClientName;
 import io.quarkus.mongodb.deployment.MongoClientNameBuildItem;
 import io.quarkus.mongodb.deployment.MongoUnremovableClientsBuildItem;
@@ -30,8 +26,14 @@ class MongoLockProcessor {
     private static final DotName CLIENT_NAME = DotName.createSimple(MongoClientName.class);
 
     @BuildStep
+    LockStoreImplementationBuildItem implementation() {
+        return new LockStoreImplementationBuildItem(MongoLockStore.NAME, "quarkus-mongodb-client",
+                LockStoreImplementationBuildItem.DEDICATED_CLIENT);
+    }
+
+    @BuildStep
     FeatureBuildItem feature(LockStoreBuildItem store) {
-        return store.provider() == LockProvider.MONGODB ? new FeatureBuildItem("lock-mongodb") : null;
+        return store.is(MongoLockStore.NAME) ? new FeatureBuildItem("lock-mongodb") : null;
     }
 
     /**
@@ -42,7 +44,7 @@ class MongoLockProcessor {
     void store(LockStoreBuildItem store, MongoLockBuildTimeConfig client, CombinedIndexBuildItem index,
             BuildProducer<AdditionalBeanBuildItem> beans, BuildProducer<MongoClientNameBuildItem> clientNames,
             BuildProducer<MongoUnremovableClientsBuildItem> defaultClients) {
-        if (store.provider() != LockProvider.MONGODB) {
+        if (!store.is(MongoLockStore.NAME)) {
             return;
         }
         beans.produce(AdditionalBeanBuildItem.unremovableOf(MongoLockStoreProducer.class));
@@ -56,15 +58,6 @@ class MongoLockProcessor {
                 .anyMatch(value -> value != null && name.equals(value.asString()));
         if (!namedInTheApplication) {
             clientNames.produce(new MongoClientNameBuildItem(name));
-        }
-    }
-
-    /** The Dev UI card, titled with this extension's name ("Quarkus Lock - MongoDB"). */
-    @BuildStep(onlyIf = IsDevelopment.class)
-    void devUiCard(LockStoreBuildItem store, CurateOutcomeBuildItem curateOutcome,
-            BuildProducer<CardPageBuildItem> cards, BuildProducer<JsonRPCProvidersBuildItem> rpc) {
-        if (store.provider() == LockProvider.MONGODB) {
-            LockDevUiCard.produce(new CardPageBuildItem(), store, curateOutcome, cards, rpc);
         }
     }
 }

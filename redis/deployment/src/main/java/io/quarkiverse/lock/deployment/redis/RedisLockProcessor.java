@@ -1,21 +1,16 @@
 package io.quarkiverse.lock.deployment.redis;
 
-import io.quarkiverse.lock.deployment.spi.LockDevUiCard;
-import io.quarkiverse.lock.deployment.spi.LockProvider;
 import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
+import io.quarkiverse.lock.deployment.spi.LockStoreImplementationBuildItem;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockBuildTimeConfig;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStoreProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
-import io.quarkus.deployment.IsDevelopment;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
-import io.quarkus.deployment.pkg.builditem.CurateOutcomeBuildItem;
-import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
-import io.quarkus.devui.spi.page.CardPageBuildItem;
 import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 
@@ -27,8 +22,14 @@ import io.quarkus.redis.runtime.client.config.RedisConfig;
 class RedisLockProcessor {
 
     @BuildStep
+    LockStoreImplementationBuildItem implementation() {
+        return new LockStoreImplementationBuildItem(RedisLockStore.NAME, "quarkus-redis-client",
+                LockStoreImplementationBuildItem.DEDICATED_CLIENT);
+    }
+
+    @BuildStep
     FeatureBuildItem feature(LockStoreBuildItem store) {
-        return store.provider() == LockProvider.REDIS ? new FeatureBuildItem("lock-redis") : null;
+        return store.is(RedisLockStore.NAME) ? new FeatureBuildItem("lock-redis") : null;
     }
 
     /**
@@ -38,7 +39,7 @@ class RedisLockProcessor {
     @BuildStep
     void store(LockStoreBuildItem store, RedisLockBuildTimeConfig client, BuildProducer<AdditionalBeanBuildItem> beans,
             BuildProducer<RequestedRedisClientBuildItem> clients) {
-        if (store.provider() != LockProvider.REDIS) {
+        if (!store.is(RedisLockStore.NAME)) {
             return;
         }
         beans.produce(AdditionalBeanBuildItem.unremovableOf(RedisLockStoreProducer.class));
@@ -47,7 +48,7 @@ class RedisLockProcessor {
 
     @BuildStep
     NativeImageResourceDirectoryBuildItem scripts(LockStoreBuildItem store) {
-        return store.provider() == LockProvider.REDIS
+        return store.is(RedisLockStore.NAME)
                 ? new NativeImageResourceDirectoryBuildItem(RedisLockStore.SCRIPT_FOLDER)
                 : null;
     }
@@ -59,18 +60,9 @@ class RedisLockProcessor {
      */
     @BuildStep
     ReflectiveClassBuildItem connectionLoop(LockStoreBuildItem store) {
-        return store.provider() == LockProvider.REDIS
+        return store.is(RedisLockStore.NAME)
                 ? ReflectiveClassBuildItem.builder("io.vertx.redis.client.impl.RedisStandaloneConnection",
                         "io.quarkus.redis.runtime.client.ObservableRedis$ObservableRedisConnection").fields().build()
                 : null;
-    }
-
-    /** The Dev UI card, titled with this extension's name ("Quarkus Lock - Redis"). */
-    @BuildStep(onlyIf = IsDevelopment.class)
-    void devUiCard(LockStoreBuildItem store, CurateOutcomeBuildItem curateOutcome,
-            BuildProducer<CardPageBuildItem> cards, BuildProducer<JsonRPCProvidersBuildItem> rpc) {
-        if (store.provider() == LockProvider.REDIS) {
-            LockDevUiCard.produce(new CardPageBuildItem(), store, curateOutcome, cards, rpc);
-        }
     }
 }

@@ -23,6 +23,9 @@ import io.vertx.core.Vertx;
  */
 public final class InMemoryLockStore implements LockStore {
 
+    /** The store's name, the value of {@code quarkus.lock.provider} that chooses it. */
+    public static final String NAME = "in-memory";
+
     private static final Logger LOG = Logger.getLogger(InMemoryLockStore.class);
     private static final long NOT_SWEEPING = -1;
 
@@ -57,7 +60,7 @@ public final class InMemoryLockStore implements LockStore {
 
     @Override
     public String name() {
-        return "in-memory";
+        return NAME;
     }
 
     @Override

@@ -32,7 +32,7 @@ class MongoDevUiBrowserTest {
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void theStoreExtensionNamesItsCard() throws IOException {
         LockDevUiCardView card = DevUiCardCheck.read(PORT, DevUiLockActivity.HELD, "mongodb");
-        SoftAssertions softly = DevUiCardCheck.commonChecks(card, "Quarkus Lock - MongoDB", "mongodb", DevUiLockActivity.HELD);
+        SoftAssertions softly = DevUiCardCheck.commonChecks(card, "Quarkus Lock", "mongodb", DevUiLockActivity.HELD);
         softly.assertAll();
     }
 

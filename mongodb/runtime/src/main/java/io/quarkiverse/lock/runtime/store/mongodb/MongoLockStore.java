@@ -36,6 +36,9 @@ import io.vertx.core.Vertx;
  */
 public final class MongoLockStore implements LockStore {
 
+    /** The store's name, the value of {@code quarkus.lock.provider} that chooses it. */
+    public static final String NAME = "mongodb";
+
     private static final Logger LOG = Logger.getLogger(MongoLockStore.class);
 
     private final Vertx vertx;
@@ -68,7 +71,7 @@ public final class MongoLockStore implements LockStore {
 
     @Override
     public String name() {
-        return "mongodb";
+        return NAME;
     }
 
     /**

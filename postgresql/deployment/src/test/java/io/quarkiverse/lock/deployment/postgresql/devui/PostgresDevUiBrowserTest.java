@@ -34,7 +34,7 @@ class PostgresDevUiBrowserTest {
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void theStoreExtensionNamesItsCard() throws IOException {
         LockDevUiCardView card = DevUiCardCheck.read(PORT, DevUiLockActivity.HELD, "postgresql");
-        SoftAssertions softly = DevUiCardCheck.commonChecks(card, "Quarkus Lock - PostgreSQL", "postgresql",
+        SoftAssertions softly = DevUiCardCheck.commonChecks(card, "Quarkus Lock", "postgresql",
                 DevUiLockActivity.HELD);
         softly.assertAll();
     }

@@ -36,6 +36,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
  */
 public final class PostgresLockStore implements LockStore {
 
+    /** The store's name, the value of {@code quarkus.lock.provider} that chooses it. */
+    public static final String NAME = "postgresql";
+
     private static final Logger LOG = Logger.getLogger(PostgresLockStore.class);
     /**
      * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms (and at each
@@ -91,7 +94,7 @@ public final class PostgresLockStore implements LockStore {
 
     @Override
     public String name() {
-        return "postgresql";
+        return NAME;
     }
 
     /**

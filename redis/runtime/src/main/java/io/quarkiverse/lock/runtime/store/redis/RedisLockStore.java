@@ -36,6 +36,9 @@ import io.vertx.redis.client.ResponseType;
  */
 public final class RedisLockStore implements LockStore {
 
+    /** The store's name, the value of {@code quarkus.lock.provider} that chooses it. */
+    public static final String NAME = "redis";
+
     /**
      * Where the Lua scripts are, as a classpath resource folder; native images must include it. A compile-time
      * constant, so the build step that registers it does not load this class.
@@ -106,7 +109,7 @@ public final class RedisLockStore implements LockStore {
 
     @Override
     public String name() {
-        return "redis";
+        return NAME;
     }
 
     @Override

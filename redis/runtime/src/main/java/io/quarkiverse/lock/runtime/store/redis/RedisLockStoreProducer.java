@@ -45,8 +45,22 @@ public class RedisLockStoreProducer {
             Vertx vertx) {
         long retention = LockSettings.positive("quarkus.lock.redis.fencing-retention", redis.fencingRetention())
                 .toMillis();
-        return new RedisLockStore(vertx, client(client.clientName()), settings.keyPrefix(), retention,
+        return new RedisLockStore(vertx, client(client.clientName()), keyPrefix(settings.keyPrefix()), retention,
                 redis.releaseNotifications(), replicaAcknowledgement(redis, client.clientName(), settings));
+    }
+
+    /**
+     * @param prefix the configured key prefix
+     * @return the prefix
+     * @throws ConfigurationException if it contains '{' or '}', which Redis Cluster reads as a hash tag: the store
+     *         puts the lock key in the tag, so that a lock's keys share one slot
+     */
+    static String keyPrefix(String prefix) {
+        if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+            throw new ConfigurationException("quarkus.lock.key-prefix must not contain '{' or '}' with the Redis "
+                    + "store (Redis Cluster reads them as a hash tag), but is '" + prefix + "'");
+        }
+        return prefix;
     }
 
     /**
