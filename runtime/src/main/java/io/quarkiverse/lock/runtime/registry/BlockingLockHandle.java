@@ -88,27 +88,27 @@ public final class BlockingLockHandle implements DistributedLock {
 
     @Override
     public boolean acquireOnce() {
-        return BlockingWait.interruptibly(lock.acquireOnce());
+        return BlockingWait.interruptibly(lock.acquireOnce(), this::releaseGranted);
     }
 
     @Override
     public boolean acquireForever() {
-        return BlockingWait.interruptibly(lock.acquireForever());
+        return BlockingWait.interruptibly(lock.acquireForever(), this::releaseGranted);
     }
 
     @Override
     public boolean acquire() {
-        return BlockingWait.interruptibly(lock.acquire());
+        return BlockingWait.interruptibly(lock.acquire(), this::releaseGranted);
     }
 
     @Override
     public boolean acquire(Duration wait) {
-        return BlockingWait.interruptibly(lock.acquire(wait));
+        return BlockingWait.interruptibly(lock.acquire(wait), this::releaseGranted);
     }
 
     @Override
     public boolean acquire(Duration wait, Duration lease) {
-        return BlockingWait.interruptibly(lock.acquire(wait, lease));
+        return BlockingWait.interruptibly(lock.acquire(wait, lease), this::releaseGranted);
     }
 
     @Override
@@ -118,7 +118,7 @@ public final class BlockingLockHandle implements DistributedLock {
 
     @Override
     public boolean isAcquired() {
-        return BlockingWait.interruptibly(lock.isAcquired());
+        return BlockingWait.interruptibly(lock.isAcquired(), null);
     }
 
     @Override
@@ -141,7 +141,7 @@ public final class BlockingLockHandle implements DistributedLock {
             throws E {
         Claim claim = sections.claim(wait, lease);
         LockArguments.requireAction(action);
-        if (!BlockingWait.interruptibly(claim.acquisition())) {
+        if (!BlockingWait.interruptibly(claim.acquisition(), acquired -> acquired ? claim.giveBack() : null)) {
             throw new CannotAcquireLockException(lock.getLockKey(), wait);
         }
         T result;
@@ -157,6 +157,11 @@ public final class BlockingLockHandle implements DistributedLock {
         }
         BlockingWait.uninterruptibly(claim.giveBack());
         return result;
+    }
+
+    /** Undoes a grant whose caller was interrupted first and told it did not acquire. */
+    private Uni<Boolean> releaseGranted(boolean acquired) {
+        return acquired ? lock.release() : null;
     }
 
     @Override

@@ -1,19 +1,31 @@
 package io.quarkiverse.lock.runtime.registry;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.smallrye.mutiny.subscription.UniSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscription;
 
 /**
  * Waits for a lock operation on a thread that may block, as the blocking view does. Unlike Mutiny's
  * {@code await().indefinitely()}, an interrupt cancels the operation it interrupts, so an interrupted acquisition
  * does not go on and get the lock later; and a release can be awaited through interrupts, so an interrupted thread
  * still frees its lock.
+ * <p>
+ * The item and the interrupt race for one outcome: whichever comes first decides what the caller is told, and an
+ * item that arrives after the caller was told "interrupted" is undone. (A {@code CompletableFuture} from Mutiny
+ * cannot decide this: its subscriber takes the item before completing the future, and a cancel in between drops the
+ * item, a grant included.)
  */
 final class BlockingWait {
+
+    private static final Logger LOG = Logger.getLogger(BlockingWait.class);
 
     private BlockingWait() {
     }
@@ -22,24 +34,24 @@ final class BlockingWait {
      * Waits for the operation; an interrupt cancels it.
      *
      * @param operation the operation
+     * @param undo what undoes an item the caller was not given, because the interrupt came first: for an acquisition
+     *        that answered {@code true}, its release; {@code null} when the item needs no undoing
      * @return its item
      * @throws CompletionException caused by {@link InterruptedException} if the thread was interrupted before the
-     *         operation ended (its interrupt status is set again; an operation that ended at that moment returns its
-     *         item, with the status set); the operation's own failure otherwise, as thrown by Mutiny's await
+     *         operation ended (its interrupt status is set again; an operation that ended first returns its item, with
+     *         the status set); the operation's own failure otherwise
      */
-    static <T> T interruptibly(Uni<T> operation) {
-        CompletableFuture<T> result = start(operation);
+    static <T> T interruptibly(Uni<T> operation, Function<T, Uni<?>> undo) {
+        Outcome<T> outcome = start(operation, undo);
         try {
-            return result.get();
+            outcome.ended.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            if (result.cancel(false)) {
+            if (outcome.abandon()) {
                 throw new CompletionException(e);
             }
-            return result.join();
-        } catch (ExecutionException e) {
-            throw rethrow(e.getCause());
         }
+        return outcome.get();
     }
 
     /**
@@ -49,16 +61,15 @@ final class BlockingWait {
      * @return its item
      */
     static <T> T uninterruptibly(Uni<T> operation) {
-        CompletableFuture<T> result = start(operation);
+        Outcome<T> outcome = start(operation, null);
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    return result.get();
+                    outcome.ended.await();
+                    return outcome.get();
                 } catch (InterruptedException e) {
                     interrupted = true;
-                } catch (ExecutionException e) {
-                    throw rethrow(e.getCause());
                 }
             }
         } finally {
@@ -68,20 +79,90 @@ final class BlockingWait {
         }
     }
 
-    private static <T> CompletableFuture<T> start(Uni<T> operation) {
+    private static <T> Outcome<T> start(Uni<T> operation, Function<T, Uni<?>> undo) {
         if (!Infrastructure.canCallerThreadBeBlocked()) {
             throw new IllegalStateException("The current thread cannot be blocked: " + Thread.currentThread().getName());
         }
-        return operation.subscribeAsCompletionStage();
+        Outcome<T> outcome = new Outcome<>(undo);
+        operation.subscribe().withSubscriber(outcome);
+        return outcome;
     }
 
-    private static RuntimeException rethrow(Throwable failure) {
-        if (failure instanceof RuntimeException runtime) {
-            return runtime;
+    /** The one outcome of a blocking wait: the operation's item or failure, or the caller's abandoning it. */
+    private static final class Outcome<T> implements UniSubscriber<T> {
+
+        private static final int WAITING = 0;
+        private static final int ENDED = 1;
+        private static final int ABANDONED = 2;
+
+        private final AtomicInteger state = new AtomicInteger(WAITING);
+        private final CountDownLatch ended = new CountDownLatch(1);
+        private final Function<T, Uni<?>> undo;
+        private volatile UniSubscription subscription;
+        private T item;
+        private Throwable failure;
+
+        Outcome(Function<T, Uni<?>> undo) {
+            this.undo = undo;
         }
-        if (failure instanceof Error error) {
-            throw error;
+
+        @Override
+        public void onSubscribe(UniSubscription subscription) {
+            this.subscription = subscription;
+            if (state.get() == ABANDONED) {
+                subscription.cancel();
+            }
         }
-        return new CompletionException(failure);
+
+        @Override
+        public void onItem(T item) {
+            this.item = item;
+            if (state.compareAndSet(WAITING, ENDED)) {
+                ended.countDown();
+            } else {
+                undoAbandoned(item);
+            }
+        }
+
+        @Override
+        public void onFailure(Throwable failure) {
+            this.failure = failure;
+            if (state.compareAndSet(WAITING, ENDED)) {
+                ended.countDown();
+            }
+        }
+
+        /** @return {@code true} if the caller abandoned the operation before it ended, and cancelled it */
+        boolean abandon() {
+            if (!state.compareAndSet(WAITING, ABANDONED)) {
+                return false;
+            }
+            UniSubscription current = subscription;
+            if (current != null) {
+                current.cancel();
+            }
+            return true;
+        }
+
+        T get() {
+            if (failure == null) {
+                return item;
+            }
+            if (failure instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            throw new CompletionException(failure);
+        }
+
+        private void undoAbandoned(T item) {
+            Uni<?> undoing = undo == null ? null : undo.apply(item);
+            if (undoing != null) {
+                undoing.subscribe().with(undone -> LOG.debugf("Undid %s, which an interrupted caller gave up", item),
+                        failure -> LOG.debugf(failure, "Could not undo %s, which an interrupted caller gave up", item));
+            }
+        }
     }
 }
