@@ -16,8 +16,8 @@ import io.quarkiverse.lock.testsupport.browser.LockDevUiCardView;
 import io.quarkus.test.QuarkusDevModeTest;
 
 /**
- * The PostgreSQL store's own Dev UI card as a user sees it, in a headless Chromium: titled with the store extension's
- * name, calling that extension's JSON-RPC service, listing the lock the application holds.
+ * The Dev UI card on the PostgreSQL store as a user sees it, in a headless Chromium: the core's card, naming the store
+ * on its store page and listing the lock the application holds.
  */
 class PostgresDevUiBrowserTest {
 
@@ -32,7 +32,7 @@ class PostgresDevUiBrowserTest {
 
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
-    void theStoreExtensionNamesItsCard() throws IOException {
+    void theCoresCardNamesTheStoreAndListsTheHeldLock() throws IOException {
         LockDevUiCardView card = DevUiCardCheck.read(PORT, DevUiLockActivity.HELD, "postgresql");
         SoftAssertions softly = DevUiCardCheck.commonChecks(card, "Quarkus Lock", "postgresql",
                 DevUiLockActivity.HELD);
