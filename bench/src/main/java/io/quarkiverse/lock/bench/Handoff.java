@@ -4,9 +4,7 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Contenders standing for separate instances pass one lock around, each holding it about a millisecond. A contender
@@ -98,7 +96,8 @@ record Handoff(int contenders, Duration duration, Duration hold) {
     Result measure(HandoffSubject library, Instances started) throws InterruptedException {
         List<Contender> instances = started.contenders();
         // The run's arrays first, so that collecting them is not counted.
-        Run run = new Run(System.nanoTime() + duration.toNanos());
+        HandoffRun run = new HandoffRun(System.nanoTime() + duration.toNanos(), hold,
+                HandoffTimeline.of(duration, hold, contenders));
         long compilingBefore = compilingMillis();
         long collectingBefore = collectingMillis();
         List<Thread> threads = new ArrayList<>();
@@ -118,8 +117,8 @@ record Handoff(int contenders, Duration duration, Duration hold) {
         }
         long compiling = compilingMillis() - compilingBefore;
         long collecting = collectingMillis() - collectingBefore;
-        if (run.failure != null) {
-            throw new IllegalStateException("a contender of " + library.name() + " failed", run.failure);
+        if (run.failure() != null) {
+            throw new IllegalStateException("a contender of " + library.name() + " failed", run.failure());
         }
         return run.result(compiling, collecting);
     }
@@ -134,139 +133,6 @@ record Handoff(int contenders, Duration duration, Duration hold) {
     private static long collectingMillis() {
         return ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .mapToLong(GarbageCollectorMXBean::getCollectionTime).sum();
-    }
-
-    private final class Run {
-
-        private final long deadline;
-        /**
-         * How many acquisitions a run can have: each holds the lock at least {@link #hold}, and after the deadline
-         * each contender takes it at most once more (a waiter already in line).
-         */
-        private final int capacity = (int) Math.min(Integer.MAX_VALUE,
-                duration.toNanos() / Math.max(1, hold.toNanos()) + contenders + 1);
-        private final Object monitor = new Object();
-        private final AtomicLong giveUps = new AtomicLong();
-        /** Per acquisition, in the order they were granted: when it was asked for, granted, and released. */
-        private final long[] askedAt = new long[capacity];
-        private final long[] acquiredAt = new long[capacity];
-        private final long[] releasedAt = new long[capacity];
-        private int acquisitions;
-        /** Why a contender stopped before the run ended: its release failed, or its hold was interrupted. */
-        private volatile Exception failure;
-
-        Run(long deadline) {
-            this.deadline = deadline;
-        }
-
-        void loop(Contender contender) {
-            while (System.nanoTime() < deadline) {
-                long asked = System.nanoTime();
-                try {
-                    contender.acquire();
-                } catch (Exception e) {
-                    giveUps.incrementAndGet();
-                    continue;
-                }
-                int mine = record(asked, System.nanoTime());
-                try {
-                    Thread.sleep(hold.toMillis(), (int) (hold.toNanosPart() % 1_000_000));
-                    if (mine < capacity) {
-                        releasedAt[mine] = System.nanoTime();
-                    }
-                    contender.release();
-                } catch (Exception e) {
-                    failure = e;
-                    return;
-                }
-                awaitAnotherAcquisition(mine);
-            }
-        }
-
-        private int record(long asked, long acquired) {
-            synchronized (monitor) {
-                int index = acquisitions++;
-                if (index < capacity) {
-                    askedAt[index] = asked;
-                    acquiredAt[index] = acquired;
-                }
-                monitor.notifyAll();
-                return index;
-            }
-        }
-
-        private void awaitAnotherAcquisition(int mine) {
-            synchronized (monitor) {
-                while (acquisitions == mine + 1 && System.nanoTime() < deadline) {
-                    try {
-                        monitor.wait(10);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                }
-            }
-        }
-
-        Result result(long compilingMillis, long collectingMillis) {
-            synchronized (monitor) {
-                int count = Math.min(acquisitions, capacity);
-                long[] latencies = new long[Math.max(count - 1, 0)];
-                int longest = 0;
-                for (int i = 0; i < count; i++) {
-                    if (i > 0) {
-                        latencies[i - 1] = acquiredAt[i] - releasedAt[i - 1];
-                    }
-                    if (acquiredAt[i] - askedAt[i] > acquiredAt[longest] - askedAt[longest]) {
-                        longest = i;
-                    }
-                }
-                long[] sorted = latencies.clone();
-                Arrays.sort(sorted);
-                return new Result(sorted.length, percentile(sorted, 0.50), percentile(sorted, 0.99),
-                        percentile(sorted, 0.999), count == 0 ? null : longestWait(longest), giveUps.get(),
-                        compilingMillis, collectingMillis);
-            }
-        }
-
-        /**
-         * Splits the wait of acquisition {@code longest} into the turns it waited for (the holder's when it asked, and
-         * each one granted while it waited): how long those holders held the lock (the 1 ms sleep and its overshoot)
-         * and how long each handoff took.
-         */
-        private LongestWait longestWait(int longest) {
-            long holds = 0;
-            long handoffs = 0;
-            long longestHold = 0;
-            long longestHandoff = 0;
-            int turns = 0;
-            int i = longest - 1;
-            for (; i >= 0 && acquiredAt[i + 1] > askedAt[longest]; i--) {
-                long from = Math.max(releasedAt[i], askedAt[longest]);
-                long handoff = acquiredAt[i + 1] - from;
-                long held = from - Math.max(acquiredAt[i], askedAt[longest]);
-                handoffs += handoff;
-                holds += held;
-                longestHandoff = Math.max(longestHandoff, handoff);
-                longestHold = Math.max(longestHold, held);
-                turns++;
-            }
-            if (i < 0 && acquiredAt[0] > askedAt[longest]) {
-                // Asked before the run's first grant: nobody held the lock, it was being granted.
-                long granting = acquiredAt[0] - askedAt[longest];
-                handoffs += granting;
-                longestHandoff = Math.max(longestHandoff, granting);
-            }
-            return new LongestWait((acquiredAt[longest] - askedAt[longest]) / 1e6, turns, holds / 1e6, handoffs / 1e6,
-                    longestHold / 1e6, longestHandoff / 1e6);
-        }
-
-        private double percentile(long[] sorted, double p) {
-            if (sorted.length == 0) {
-                return Double.NaN;
-            }
-            return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
-        }
     }
 
     /**

@@ -18,7 +18,7 @@ class PostgresGuideTest {
 
     @Test
     void theGuidePrintsTheTableTheStoreCreates() throws IOException {
-        String guide = Files.readString(Path.of("../../docs/modules/ROOT/pages/index.adoc"));
+        String guide = Files.readString(Path.of("../../docs/modules/ROOT/pages/postgresql.adoc"));
         assertThat(guide).contains(PostgresLockStore.createTableStatement(PostgresTable.parse("quarkus_lock")) + ";");
     }
 }
