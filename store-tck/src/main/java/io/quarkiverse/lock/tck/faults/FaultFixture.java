@@ -1,17 +1,28 @@
-package io.quarkiverse.lock.faults;
+package io.quarkiverse.lock.tck.faults;
 
 import java.util.List;
 import java.util.Map;
 
-import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.spi.LockRegistrySettings;
 
 /**
- * A store the randomized fault test runs on: the instances that share it (each its own registry, and for a store on a
- * server its own faulty connection), a section log on the store's clock, the faults, and what is left held after the
- * run. Binding another store (MongoDB through its own proxies) is one more implementation.
+ * A store's binding of the randomized fault harness ({@link RandomizedFaultRun}): the instances that share the store
+ * (each its own registry, for a store on a server each over its own faulty connection), a section log on the store's
+ * clock, the faults, and what is left held after the run. A store binds the harness with one implementation and one
+ * test that runs it:
+ *
+ * <pre>
+ * &#64;Test
+ * void noLockIsHeldTwiceNorLeftHeld() throws InterruptedException {
+ *     RandomizedFaultRun.run(new MyStoreFaultFixture(), FaultRunSettings.fromSystemProperties()).assertFaultless();
+ * }
+ * </pre>
+ *
+ * A fixture builds its registries with {@link io.quarkiverse.lock.spi.StandaloneLockRegistry}, and may inject no
+ * faults at all (a store that lives in this JVM): the run then checks the registry's own concurrency.
  */
-interface StoreUnderTest extends AutoCloseable {
+public interface FaultFixture extends AutoCloseable {
 
     /**
      * @return the store's name, for the report
@@ -22,13 +33,14 @@ interface StoreUnderTest extends AutoCloseable {
      * Starts the instances.
      *
      * @param instances how many instances are asked for (a store local to one JVM may start one)
-     * @param settings the lock settings every instance runs with
-     * @return the instances' registries, started
+     * @param settings the settings every instance runs with; the store should use their key prefix and operation
+     *        timeout
+     * @return the instances' registries, started; the fixture closes them in {@link #close()}
      */
-    List<DefaultLockRegistry> start(int instances, LockSettings settings);
+    List<? extends LockRegistry> start(int instances, LockRegistrySettings settings);
 
     /**
-     * @return the section log
+     * @return the section log, once {@link #start} returned
      */
     SectionLog log();
 
@@ -46,13 +58,14 @@ interface StoreUnderTest extends AutoCloseable {
     void stopFaults();
 
     /**
-     * @return how many faults of each kind were injected
+     * @return how many faults of each kind were injected (empty when none can be)
      */
     Map<String, Long> faultCounts();
 
     /**
      * @param keys the lock keys the run used
-     * @return a description of every lock (and any other entry but fencing counters) still in the store
+     * @return a description of every lock (and any other entry but fencing counters) still in the store; empty when
+     *         nothing is left
      */
     List<String> leftInStore(List<String> keys);
 
