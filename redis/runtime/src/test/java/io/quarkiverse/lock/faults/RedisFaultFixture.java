@@ -35,8 +35,6 @@ import io.vertx.redis.client.Response;
  */
 final class RedisFaultFixture implements FaultFixture {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
     private final List<FaultProxy> proxies = new ArrayList<>();
     private final List<Vertx> vertxes = new ArrayList<>();
     private final List<StandaloneLockRegistry> registries = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.tck.faults;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -23,6 +24,9 @@ import io.quarkiverse.lock.spi.LockRegistrySettings;
  * faults at all (a store that lives in this JVM): the run then checks the registry's own concurrency.
  */
 public interface FaultFixture extends AutoCloseable {
+
+    /** How long the harness, and a fixture, waits for one answer of a registry, the store or the log. */
+    Duration TIMEOUT = Duration.ofSeconds(30);
 
     /**
      * @return the store's name, for the report

@@ -22,7 +22,7 @@ import io.smallrye.mutiny.subscription.Cancellable;
 final class LoggedSections {
 
     /** How long one operation may take before the run counts it as hung. */
-    static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(30);
+    static final Duration OPERATION_TIMEOUT = FaultFixture.TIMEOUT;
 
     private final SectionLog log;
     private final AtomicLong sectionIds = new AtomicLong();

@@ -1,6 +1,5 @@
 package io.quarkiverse.lock.tck.faults;
 
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +16,6 @@ import io.vertx.core.Vertx;
  * checks the registry's own concurrency (cancellation, interrupts, reentrancy, take-overs, one handle used at once).
  */
 final class InMemoryFaultFixture implements FaultFixture {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final InMemoryLockStore store = new InMemoryLockStore(InstantSource.system());
     private final ClockSectionLog log = new ClockSectionLog(InstantSource.system());
