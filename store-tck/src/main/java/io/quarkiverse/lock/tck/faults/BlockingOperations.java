@@ -1,7 +1,6 @@
 package io.quarkiverse.lock.tck.faults;
 
 import java.time.Duration;
-import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.quarkiverse.lock.DistributedLock;
@@ -10,16 +9,10 @@ import io.quarkiverse.lock.DistributedLock;
  * A worker's blocking operation: an acquisition (or an execution) through the blocking view, on a thread of its own
  * that is interrupted at a random moment more often than not.
  */
-final class BlockingOperations {
-
-    private final FaultWorker worker;
-    private final LoggedSections sections;
-    private final Random random;
+final class BlockingOperations extends WorkerOperations {
 
     BlockingOperations(FaultWorker worker, LoggedSections sections) {
-        this.worker = worker;
-        this.sections = sections;
-        this.random = worker.random();
+        super(worker, sections);
     }
 
     String run(TrackedHandle handle) {

@@ -1,7 +1,6 @@
 package io.quarkiverse.lock.tck.faults;
 
 import java.time.Duration;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -14,19 +13,13 @@ import io.smallrye.mutiny.subscription.Cancellable;
  * A worker's operations that give up on an acquisition at a random moment: a cancelled {@code acquireAndExecute}, a
  * cancelled {@code acquire}, and an overriding take-over that is cancelled a third of the time.
  */
-final class CancelledOperations {
+final class CancelledOperations extends WorkerOperations {
 
     /** How long an overriding request may take effect after its caller stopped waiting for it. */
     private static final long OVERRIDE_MARGIN_MICROS = 3_000_000;
 
-    private final FaultWorker worker;
-    private final LoggedSections sections;
-    private final Random random;
-
     CancelledOperations(FaultWorker worker, LoggedSections sections) {
-        this.worker = worker;
-        this.sections = sections;
-        this.random = worker.random();
+        super(worker, sections);
     }
 
     String cancelExecute(TrackedHandle handle) {

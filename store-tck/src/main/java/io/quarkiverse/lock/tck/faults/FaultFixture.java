@@ -49,22 +49,27 @@ public interface FaultFixture extends AutoCloseable {
     SectionLog log();
 
     /**
-     * Starts injecting faults at random, until {@link #stopFaults()}; a store without a proxy injects none.
+     * Starts injecting faults at random, until {@link #stopFaults()}. Injects none by default: a store with nothing
+     * between its instances and their store (the in-memory store) has no faults to inject.
      *
      * @param seed the seed of the faults' randomness
      * @param timeline where each fault is noted
      */
-    void startFaults(long seed, FaultTimeline timeline);
+    default void startFaults(long seed, FaultTimeline timeline) {
+    }
 
     /**
-     * Stops injecting faults and ends every dead connection, so the instances reconnect.
+     * Stops injecting faults and ends every dead connection, so the instances reconnect. Does nothing by default.
      */
-    void stopFaults();
+    default void stopFaults() {
+    }
 
     /**
-     * @return how many faults of each kind were injected (empty when none can be)
+     * @return how many faults of each kind were injected; empty by default
      */
-    Map<String, Long> faultCounts();
+    default Map<String, Long> faultCounts() {
+        return Map.of();
+    }
 
     /**
      * @param keys the lock keys the run used

@@ -1,7 +1,6 @@
 package io.quarkiverse.lock.tck.faults;
 
 import java.time.Duration;
-import java.util.Random;
 import java.util.function.Function;
 
 import io.smallrye.mutiny.Uni;
@@ -10,16 +9,10 @@ import io.smallrye.mutiny.Uni;
  * A worker's reentrant operation: a reentrant handle enters its hold again from inside its section, up to four levels
  * deep; now and then a nested acquisition is cancelled at a random moment (during its re-entry or its section).
  */
-final class NestedOperations {
-
-    private final FaultWorker worker;
-    private final LoggedSections sections;
-    private final Random random;
+final class NestedOperations extends WorkerOperations {
 
     NestedOperations(FaultWorker worker, LoggedSections sections) {
-        this.worker = worker;
-        this.sections = sections;
-        this.random = worker.random();
+        super(worker, sections);
     }
 
     String run(TrackedHandle handle) {

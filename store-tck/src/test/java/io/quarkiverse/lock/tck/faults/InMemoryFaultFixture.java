@@ -3,7 +3,6 @@ package io.quarkiverse.lock.tck.faults;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
@@ -37,21 +36,6 @@ final class InMemoryFaultFixture implements FaultFixture {
     @Override
     public SectionLog log() {
         return log;
-    }
-
-    @Override
-    public void startFaults(long seed, FaultTimeline timeline) {
-        // nothing between the registry and its store to inject faults into
-    }
-
-    @Override
-    public void stopFaults() {
-        // no faults
-    }
-
-    @Override
-    public Map<String, Long> faultCounts() {
-        return Map.of();
     }
 
     /**
