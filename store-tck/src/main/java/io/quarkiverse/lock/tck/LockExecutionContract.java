@@ -126,16 +126,16 @@ public interface LockExecutionContract extends StoreFixture {
         assertThat(await(blocker.acquireOnce())).isTrue();
         ReactiveDistributedLock handle = registry().obtain(key);
         Overlap overlap = new Overlap();
-        Section first = new Section();
-        Section second = new Section();
+        ControlledSection first = new ControlledSection();
+        ControlledSection second = new ControlledSection();
         CompletableFuture<String> firstDone = handle.acquireAndExecute(Duration.ofSeconds(20),
                 overlap.guard(first.run("first"))).subscribeAsCompletionStage();
         CompletableFuture<String> secondDone = handle.acquireAndExecute(Duration.ofSeconds(20),
                 overlap.guard(second.run("second"))).subscribeAsCompletionStage();
         assertThat(await(blocker.release())).isTrue();
 
-        Section running = Section.firstToStart(first, second);
-        Section waiting = running == first ? second : first;
+        ControlledSection running = ControlledSection.firstToStart(first, second);
+        ControlledSection waiting = running == first ? second : first;
         Thread.sleep(300);
         assertThat(waiting.started.getCount()).as("the other section waits for the first").isEqualTo(1);
         running.finish();

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
@@ -80,7 +80,7 @@ public interface LockLeaseContract extends StoreFixture {
     @Test
     default void whenTheHoldersRenewalStopsTheLockFreesWithinOneLease() {
         String key = newKey("renewal-stops");
-        DefaultLockRegistry dying = startInstance();
+        StandaloneLockRegistry dying = startInstance();
         ReactiveDistributedLock holder = dying.obtain(key).withLeaseRenewal(true);
         assertThat(await(holder.acquire(Duration.ZERO, SHORT_LEASE))).isTrue();
 
@@ -193,7 +193,7 @@ public interface LockLeaseContract extends StoreFixture {
     @Test
     default void aMinimumHoldLivesInTheStoreSoAHolderThatDiesDuringItFreesTheLockWhenItEndsNotAtItsLease() {
         String key = newKey("min-hold-crash");
-        DefaultLockRegistry dying = startInstance();
+        StandaloneLockRegistry dying = startInstance();
         ReactiveDistributedLock holder = dying.obtain(key).withHoldAtLeast(Duration.ofSeconds(2))
                 .withLeaseRenewal(true);
         AtomicLong ranAt = new AtomicLong();

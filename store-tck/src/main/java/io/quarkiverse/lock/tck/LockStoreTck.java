@@ -8,18 +8,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 
 import io.quarkiverse.lock.LockRegistry;
-import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
-import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
+import io.quarkiverse.lock.spi.LockRegistrySettings;
 import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.SharedLocalState;
+import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.vertx.core.Vertx;
 
 /**
  * The whole contract suite for one store: a store's test class extends this class and returns a new store from
  * {@link #newStore()}, and every contract runs as tests of that class. See the package documentation for an example.
  * <p>
- * The suite runs without a Quarkus application: it builds its registries itself ({@link #startInstance}), on a Vert.x
+ * The suite runs without a Quarkus application: it builds its registries itself ({@link #instance()}, through the
+ * SPI's {@link StandaloneLockRegistry}), on a Vert.x
  * instance of its own ({@link #vertx()}, there from construction on), with the {@link #settings() settings} a store
  * should use too (key prefix, operation timeout). One test instance runs every test of the class, so a binding may
  * open its client in a field; {@link #closeBackend()} closes it after the suite closed its registries and stores.
@@ -28,13 +28,13 @@ import io.vertx.core.Vertx;
 public abstract class LockStoreTck implements LockStoreContract, LockLineContract,
         LockApiContract, LockWaitingContract, LockExecutionContract, LockLeaseContract, MigrationContract {
 
-    private static final LockSettings SETTINGS = new LockSettings(Duration.ofSeconds(10), Duration.ofSeconds(10),
-            Duration.ofSeconds(1), "lock:", false, Duration.ofSeconds(5));
+    private static final LockRegistrySettings SETTINGS = new LockRegistrySettings(Duration.ofSeconds(10),
+            Duration.ofSeconds(10), Duration.ofSeconds(1), "lock:", false, Duration.ofSeconds(5));
 
     /** The local lines every instance of a {@link #storeIsLocal() local} store shares, as one application's do. */
-    private final LocalLockStates sharedStates = new LocalLockStates();
+    private final SharedLocalState sharedState = new SharedLocalState();
     private final Vertx vertx = Vertx.vertx();
-    private DefaultLockRegistry registry;
+    private StandaloneLockRegistry registry;
     private LockStore store;
     private LockStore otherStore;
 
@@ -82,7 +82,7 @@ public abstract class LockStoreTck implements LockStoreContract, LockLineContrac
     /**
      * @return the settings the suite's registries run with; a store should use their key prefix and operation timeout
      */
-    protected final LockSettings settings() {
+    protected final LockRegistrySettings settings() {
         return SETTINGS;
     }
 
@@ -107,11 +107,9 @@ public abstract class LockStoreTck implements LockStoreContract, LockLineContrac
     }
 
     @Override
-    public final DefaultLockRegistry startInstance(WaitStrategy waitStrategy) {
-        LocalLockStates states = storeIsLocal() ? sharedStates : new LocalLockStates();
-        DefaultLockRegistry instance = new DefaultLockRegistry(newStore(), SETTINGS, waitStrategy, states, vertx());
-        instance.start();
-        return instance;
+    public final StandaloneLockRegistry.Builder instance() {
+        return StandaloneLockRegistry.over(newStore(), vertx).settings(SETTINGS)
+                .sharing(storeIsLocal() ? sharedState : null);
     }
 
     @BeforeAll

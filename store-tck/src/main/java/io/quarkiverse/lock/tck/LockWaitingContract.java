@@ -1,6 +1,5 @@
 package io.quarkiverse.lock.tck;
 
-import static io.quarkiverse.lock.tck.TckSupport.HOUR;
 import static io.quarkiverse.lock.tck.TckSupport.await;
 import static io.quarkiverse.lock.tck.TckSupport.eventually;
 import static io.quarkiverse.lock.tck.TckSupport.newKey;
@@ -21,8 +20,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
+import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 
@@ -140,7 +138,7 @@ public interface LockWaitingContract extends StoreFixture {
         ReactiveDistributedLock holder = registry().obtain(key);
         assertThat(await(holder.acquire(Duration.ZERO, Duration.ofMinutes(1)))).isTrue();
         long holderToken = holder.fencingToken().getAsLong();
-        DefaultLockRegistry other = startInstance(new BackoffWaitStrategy(vertx(), HOUR, HOUR));
+        StandaloneLockRegistry other = instance().pollBetweenAttempts(Duration.ofHours(1), Duration.ofHours(1)).start();
         try {
             ReactiveDistributedLock waiter = other.obtain(key);
             CountDownLatch waiting = new CountDownLatch(1);
@@ -177,15 +175,15 @@ public interface LockWaitingContract extends StoreFixture {
     @Test
     default void waitersOfSeveralInstancesGetTheLockInTheOrderTheyCameIn() throws InterruptedException {
         String key = newKey("fair");
-        List<DefaultLockRegistry> instances = new ArrayList<>();
+        List<StandaloneLockRegistry> instances = new ArrayList<>();
         try {
             assertServedInArrivalOrder(key, name -> {
-                DefaultLockRegistry instance = startInstance();
+                StandaloneLockRegistry instance = startInstance();
                 instances.add(instance);
                 return instance.obtain(key);
             });
         } finally {
-            instances.forEach(DefaultLockRegistry::close);
+            instances.forEach(StandaloneLockRegistry::close);
         }
     }
 
@@ -223,7 +221,7 @@ public interface LockWaitingContract extends StoreFixture {
         String key = newKey("give-up");
         ReactiveDistributedLock holder = registry().obtain(key);
         assertThat(await(holder.acquireOnce())).isTrue();
-        DefaultLockRegistry other = startInstance();
+        StandaloneLockRegistry other = startInstance();
         try {
             assertThat(await(other.obtain(key).acquire(Duration.ofMillis(200)))).isFalse();
             assertThat(await(holder.release())).isTrue();

@@ -22,8 +22,7 @@ import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.migration.ChangeSet;
 import io.quarkiverse.lock.migration.MigrationFailedException;
 import io.quarkiverse.lock.migration.MigrationReport;
-import io.quarkiverse.lock.runtime.migration.StoreLockMigrator;
-import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -40,13 +39,13 @@ public interface MigrationContract extends StoreFixture {
                 .map(id -> ChangeSet.of(id, () -> Uni.createFrom().voidItem().onItem().delayIt()
                         .by(Duration.ofMillis(50)).invoke(() -> applied.add(id))))
                 .toList();
-        List<DefaultLockRegistry> instances = new ArrayList<>();
+        List<StandaloneLockRegistry> instances = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) {
                 instances.add(startInstance());
             }
             List<Uni<MigrationReport>> runs = instances.stream()
-                    .map(instance -> new StoreLockMigrator(instance).migrate(name, Duration.ofSeconds(30), changeSets))
+                    .map(instance -> instance.migrator().migrate(name, Duration.ofSeconds(30), changeSets))
                     .toList();
             List<MigrationReport> reports = await(Uni.join().all(runs).andFailFast());
 
@@ -58,7 +57,7 @@ public interface MigrationContract extends StoreFixture {
                     .allSatisfy(later -> assertThat(later.alreadyApplied())
                             .containsExactly("001-create", "002-backfill", "003-index"));
         } finally {
-            instances.forEach(DefaultLockRegistry::close);
+            instances.forEach(StandaloneLockRegistry::close);
         }
     }
 
@@ -76,17 +75,17 @@ public interface MigrationContract extends StoreFixture {
                     return Uni.createFrom().voidItem().invoke(() -> applied.add("002-backfill"));
                 }),
                 ChangeSet.of("003-index", () -> Uni.createFrom().voidItem().invoke(() -> applied.add("003-index"))));
-        DefaultLockRegistry firstStart = startInstance();
-        DefaultLockRegistry nextStart = startInstance();
+        StandaloneLockRegistry firstStart = startInstance();
+        StandaloneLockRegistry nextStart = startInstance();
         try {
-            assertThatThrownBy(() -> await(new StoreLockMigrator(firstStart).migrate(name, changeSets)))
+            assertThatThrownBy(() -> await(firstStart.migrator().migrate(name, changeSets)))
                     .isInstanceOf(MigrationFailedException.class)
                     .hasMessageContaining("'002-backfill'").hasMessageContaining("disk full")
                     .satisfies(failure -> assertThat(((MigrationFailedException) failure).getChangeSetId())
                             .isEqualTo("002-backfill"));
             assertThat(applied).containsExactly("001-create");
 
-            MigrationReport retry = await(new StoreLockMigrator(nextStart).migrate(name, Duration.ZERO, changeSets));
+            MigrationReport retry = await(nextStart.migrator().migrate(name, Duration.ZERO, changeSets));
             assertThat(retry.alreadyApplied()).containsExactly("001-create");
             assertThat(retry.applied()).containsExactly("002-backfill", "003-index");
             assertThat(applied).containsExactly("001-create", "002-backfill", "003-index");
@@ -105,9 +104,9 @@ public interface MigrationContract extends StoreFixture {
                 .toList();
         List<ChangeSet> later = Stream.concat(first.stream(), Stream.of(ChangeSet.of("003-index",
                 () -> Uni.createFrom().voidItem().invoke(() -> applied.add("003-index"))))).toList();
-        DefaultLockRegistry firstStart = startInstance();
+        StandaloneLockRegistry firstStart = startInstance();
         try {
-            assertThat(await(new StoreLockMigrator(firstStart).migrate(name, first)).applied())
+            assertThat(await(firstStart.migrator().migrate(name, first)).applied())
                     .containsExactly("001-create", "002-backfill");
         } finally {
             firstStart.close();
@@ -115,12 +114,12 @@ public interface MigrationContract extends StoreFixture {
 
         letLeasesRunOut(SHORT_LEASE);
 
-        DefaultLockRegistry laterStart = startInstance();
+        StandaloneLockRegistry laterStart = startInstance();
         try {
-            MigrationReport report = await(new StoreLockMigrator(laterStart).migrate(name, Duration.ZERO, later));
+            MigrationReport report = await(laterStart.migrator().migrate(name, Duration.ZERO, later));
             assertThat(report.alreadyApplied()).containsExactly("001-create", "002-backfill");
             assertThat(report.applied()).containsExactly("003-index");
-            MigrationReport again = await(new StoreLockMigrator(laterStart).migrate(name, Duration.ZERO, later));
+            MigrationReport again = await(laterStart.migrator().migrate(name, Duration.ZERO, later));
             assertThat(again.applied()).isEmpty();
             assertThat(again.alreadyApplied()).containsExactly("001-create", "002-backfill", "003-index");
         } finally {
@@ -136,19 +135,19 @@ public interface MigrationContract extends StoreFixture {
         CountDownLatch started = new CountDownLatch(1);
         List<ChangeSet> changeSets = List.of(ChangeSet.of("001-slow", () -> Uni.createFrom().completionStage(finish)
                 .onSubscription().invoke(started::countDown)));
-        DefaultLockRegistry running = startInstance();
-        DefaultLockRegistry busy = startInstance();
+        StandaloneLockRegistry running = startInstance();
+        StandaloneLockRegistry busy = startInstance();
         try {
-            CompletableFuture<MigrationReport> run = new StoreLockMigrator(running).migrate(name, changeSets)
+            CompletableFuture<MigrationReport> run = running.migrator().migrate(name, changeSets)
                     .subscribeAsCompletionStage();
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 
-            assertThatThrownBy(() -> await(new StoreLockMigrator(busy).migrate(name, Duration.ZERO, changeSets)))
+            assertThatThrownBy(() -> await(busy.migrator().migrate(name, Duration.ZERO, changeSets)))
                     .isInstanceOf(CannotAcquireLockException.class);
 
             finish.complete(null);
             assertThat(run.get(10, TimeUnit.SECONDS).applied()).containsExactly("001-slow");
-            MigrationReport after = await(new StoreLockMigrator(busy).migrate(name, Duration.ofSeconds(10),
+            MigrationReport after = await(busy.migrator().migrate(name, Duration.ofSeconds(10),
                     changeSets));
             assertThat(after.applied()).isEmpty();
             assertThat(after.alreadyApplied()).containsExactly("001-slow");

@@ -3,10 +3,8 @@ package io.quarkiverse.lock.tck;
 import java.time.Duration;
 
 import io.quarkiverse.lock.LockRegistry;
-import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
-import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.vertx.core.Vertx;
 
 /**
@@ -65,19 +63,20 @@ public interface StoreFixture {
     LockStore otherStore();
 
     /**
-     * Starts an application instance on the store: a registry with a {@link #newStore() new store} and local state of
-     * its own (unless the store {@link #storeIsLocal() is local}), so that only the store connects it with the others.
-     * The caller closes it.
+     * Prepares another application instance on the store: a registry with a {@link #newStore() new store}, the
+     * suite's settings and local state of its own (unless the store {@link #storeIsLocal() is local}), so that only the
+     * store connects it with the others. A contract may change its pace of waiting before it starts it; the caller
+     * closes it.
      *
-     * @param waitStrategy how its waiting acquisitions pause
-     * @return the instance's registry, started
+     * @return the instance's registry builder, not started yet
      */
-    DefaultLockRegistry startInstance(WaitStrategy waitStrategy);
+    StandaloneLockRegistry.Builder instance();
 
     /**
-     * @return another application instance, whose waiting acquisitions poll as in production; the caller closes it
+     * @return another application instance, started, whose waiting acquisitions poll as in production; the caller
+     *         closes it
      */
-    default DefaultLockRegistry startInstance() {
-        return startInstance(new BackoffWaitStrategy(vertx()));
+    default StandaloneLockRegistry startInstance() {
+        return instance().start();
     }
 }

@@ -23,7 +23,6 @@ final class TckSupport {
     static final long SHORT = SHORT_LEASE.toMillis();
     /** A lease that no test outlives, in milliseconds. */
     static final long MINUTE = Duration.ofMinutes(1).toMillis();
-    static final long HOUR = Duration.ofHours(1).toMillis();
     /** How long a test waits for one outcome at most. */
     static final Duration TIMEOUT = Duration.ofSeconds(30);
 

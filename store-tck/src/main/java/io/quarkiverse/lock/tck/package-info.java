@@ -1,6 +1,6 @@
 /**
  * The contract suite every lock store binds: what a {@link io.quarkiverse.lock.spi.LockStore} must do, stated once as
- * JUnit 5 tests, and run by the in-memory, Redis (one server and a cluster) and MongoDB stores alike.
+ * JUnit 5 tests, and run by the in-memory, Redis (one server and a cluster), MongoDB and PostgreSQL stores alike.
  * <p>
  * The suite is made of one contract per concern, each a test interface whose tests are default methods:
  * <ul>
@@ -28,42 +28,38 @@
  * &lt;/dependency&gt;
  * </pre>
  *
- * and write one test class that extends {@link io.quarkiverse.lock.tck.LockStoreTck} and opens a store on a server
- * the test can reach. A PostgreSQL store, for example:
- *
- * <pre>
- * class PostgresStoreTckTest extends LockStoreTck {
- *
- *     private final Pool pool = PgBuilder.pool().connectingTo(PostgresTestServer.uri()).using(vertx()).build();
- *
- *     &#64;Override
- *     public LockStore newStore() {
- *         return new PostgresLockStore(vertx(), pool, "quarkus_lock", settings().keyPrefix());
- *     }
- *
- *     &#64;Override
- *     public void deleteLock(String key) { // optional: the row itself, instead of a forced release
- *         pool.preparedQuery("DELETE FROM quarkus_lock WHERE id = $1").execute(Tuple.of(settings().keyPrefix() + key))
- *                 .await().indefinitely();
- *     }
- *
- *     &#64;Override
- *     protected void closeBackend() {
- *         pool.close().await().indefinitely();
- *     }
- * }
- * </pre>
- *
+ * and write one test class that extends {@link io.quarkiverse.lock.tck.LockStoreTck} and returns, from
+ * {@link io.quarkiverse.lock.tck.LockStoreTck#newStore()}, a new store object on a server the test can reach. The
+ * other hooks are optional:
+ * <ul>
+ * <li>{@link io.quarkiverse.lock.tck.LockStoreTck#closeBackend()} closes what the stores share, such as one client
+ * opened in a field on {@link io.quarkiverse.lock.tck.LockStoreTck#vertx()};</li>
+ * <li>{@link io.quarkiverse.lock.tck.LockStoreTck#deleteLock(String)} deletes a lock's entry on the server itself,
+ * instead of a forced release;</li>
+ * <li>{@link io.quarkiverse.lock.tck.LockStoreTck#letLeasesRunOut(java.time.Duration)} advances an injectable clock
+ * instead of sleeping;</li>
+ * <li>{@link io.quarkiverse.lock.tck.LockStoreTck#storeIsLocal()} says that every instance of the store lives in this
+ * JVM.</li>
+ * </ul>
+ * A store is given the suite's {@link io.quarkiverse.lock.tck.LockStoreTck#settings() settings}: their key prefix,
+ * and their operation timeout for its own client calls. The smallest complete binding is this module's own test
+ * {@code InMemoryStoreTckTest} (the in-memory store, with a clock the suite advances); each store of this repository
+ * binds the suite the same way in its deployment module's tests ({@code *LockStoreTckTest}), so every example is
+ * compiled and run.
+ * <p>
  * That is all: the class runs every contract (its name ends in {@code Test}, so Surefire runs it by default), and each
  * test reports under it. {@code newStore()} is called for every application instance a test starts, so each call
- * returns a new store object on the same server (a store whose instances all live in one JVM, such as the in-memory
- * store, returns the same one and says so with {@link io.quarkiverse.lock.tck.LockStoreTck#storeIsLocal()}). A store
- * with an injectable clock overrides {@link io.quarkiverse.lock.tck.LockStoreTck#letLeasesRunOut} to advance it
- * instead of sleeping. The suite needs no Quarkus application, and every test uses keys of its own, so the server may
- * be shared with other tests.
+ * returns a new store object on the same server (a store whose instances all live in one JVM returns the same one).
+ * The suite needs no Quarkus application, and every test uses keys of its own, so the server may be shared with other
+ * tests.
+ * <p>
+ * The suite needs only the public API and the SPI: its registries are
+ * {@link io.quarkiverse.lock.spi.StandaloneLockRegistry}s over the store, as a store written outside this repository
+ * would build them too.
  * <p>
  * {@link io.quarkiverse.lock.tck.CriticalSectionRace} and {@link io.quarkiverse.lock.tck.StoreRecovery} help a
  * store's own tests beyond the suite: races on an unsafe counter kept in the store, and waiting for a store to come
- * back after an outage.
+ * back after an outage. The randomized fault harness ({@link io.quarkiverse.lock.tck.faults}) runs random operations
+ * on many instances of a store while faults are injected, and checks that no lock was ever held twice.
  */
 package io.quarkiverse.lock.tck;

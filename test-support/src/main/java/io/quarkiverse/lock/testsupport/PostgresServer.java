@@ -2,20 +2,13 @@ package io.quarkiverse.lock.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A private PostgreSQL server for tests: {@code initdb} into a temporary directory, {@code pg_ctl start} on a free
@@ -41,9 +34,6 @@ public final class PostgresServer implements AutoCloseable {
     /** The database tests connect to. */
     public static final String DATABASE = "postgres";
 
-    private static final String DIRECTORY_PREFIX = "quarkus-lock-pg-";
-    private static final String OWNER_FILE = "owner.pid";
-    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
     private static final Set<PostgresServer> STARTED = ConcurrentHashMap.newKeySet();
 
     private final int port;
@@ -90,21 +80,21 @@ public final class PostgresServer implements AutoCloseable {
      * @throws IllegalStateException if it could not be started
      */
     public static PostgresServer start() {
-        reapOrphans();
+        PostgresDirectories.reapOrphans();
         try {
-            Path directory = Files.createTempDirectory(DIRECTORY_PREFIX);
-            Files.writeString(directory.resolve(OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
-            PostgresServer server = new PostgresServer(freePort(), directory);
+            Path directory = PostgresDirectories.create();
+            PostgresServer server = new PostgresServer(LoopbackPorts.free(), directory);
             STARTED.add(server);
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "postgres-stop"));
-            if (asRoot()) {
-                run(List.of("chown", "-R", SUPERUSER, directory.toString()));
+            if (PostgresCommands.asRoot()) {
+                PostgresCommands.run(List.of("chown", "-R", SUPERUSER, directory.toString()));
             }
             Path passwordFile = directory.resolve("superuser-password");
             Files.writeString(passwordFile, SUPERUSER_PASSWORD);
-            asServerUser(List.of(binary("initdb"), "-D", server.data().toString(), "-U", SUPERUSER, "-E", "UTF8",
-                    "--locale=C", "--no-sync", "--auth-host=scram-sha-256", "--auth-local=trust",
-                    "--pwfile=" + passwordFile));
+            PostgresCommands.asServerUser(
+                    List.of(PostgresCommands.binary("initdb"), "-D", server.data().toString(), "-U", SUPERUSER, "-E", "UTF8",
+                            "--locale=C", "--no-sync", "--auth-host=scram-sha-256", "--auth-local=trust",
+                            "--pwfile=" + passwordFile));
             server.restart();
             return server;
         } catch (IOException e) {
@@ -132,7 +122,8 @@ public final class PostgresServer implements AutoCloseable {
      */
     public void stop() {
         if (Files.exists(data().resolve("postmaster.pid"))) {
-            asServerUser(List.of(binary("pg_ctl"), "-D", data().toString(), "-m", "fast", "-w", "-t", "60", "stop"));
+            PostgresCommands.asServerUser(List.of(PostgresCommands.binary("pg_ctl"), "-D", data().toString(), "-m", "fast",
+                    "-w", "-t", "60", "stop"));
         }
     }
 
@@ -141,8 +132,10 @@ public final class PostgresServer implements AutoCloseable {
      */
     public void restart() {
         try {
-            asServerUser(List.of(binary("pg_ctl"), "-D", data().toString(), "-l", directory.resolve("server.log")
-                    .toString(), "-w", "-t", "60", "-o",
+            PostgresCommands.asServerUser(List.of(PostgresCommands.binary("pg_ctl"), "-D", data().toString(), "-l",
+                    directory.resolve("server.log")
+                            .toString(),
+                    "-w", "-t", "60", "-o",
                     "-p " + port + " -k " + directory
                             + " -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
                             + " -c full_page_writes=off -c max_connections=300",
@@ -160,7 +153,8 @@ public final class PostgresServer implements AutoCloseable {
      * @throws IllegalStateException if a statement failed
      */
     public String sql(String sql) {
-        return run(List.of(binary("psql"), "-h", directory.toString(), "-p", Integer.toString(port), "-U", SUPERUSER,
+        return PostgresCommands.run(List.of(PostgresCommands.binary("psql"), "-h", directory.toString(), "-p",
+                Integer.toString(port), "-U", SUPERUSER,
                 "-d", DATABASE, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql)).strip();
     }
 
@@ -227,7 +221,7 @@ public final class PostgresServer implements AutoCloseable {
         } catch (RuntimeException e) {
             System.err.println("Could not stop the PostgreSQL server in " + directory + ": " + e.getMessage());
         }
-        delete(directory);
+        PostgresDirectories.delete(directory);
     }
 
     /** Stops every server this JVM started and has not closed yet. */
@@ -239,126 +233,5 @@ public final class PostgresServer implements AutoCloseable {
 
     private Path data() {
         return directory.resolve("data");
-    }
-
-    /** Stops and deletes the servers of earlier test JVMs that died without stopping them (such as after kill -9). */
-    private static void reapOrphans() {
-        Path temp = Paths.get(System.getProperty("java.io.tmpdir"));
-        try (Stream<Path> entries = Files.list(temp)) {
-            for (Path candidate : entries.filter(p -> p.getFileName().toString().startsWith(DIRECTORY_PREFIX))
-                    .toList()) {
-                Path ownerFile = candidate.resolve(OWNER_FILE);
-                long owner;
-                try {
-                    owner = Long.parseLong(Files.readString(ownerFile).strip());
-                } catch (IOException | NumberFormatException unreadable) {
-                    continue;
-                }
-                if (ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
-                    continue;
-                }
-                Path data = candidate.resolve("data");
-                if (Files.exists(data.resolve("postmaster.pid"))) {
-                    try {
-                        asServerUser(List.of(binary("pg_ctl"), "-D", data.toString(), "-m", "immediate", "-w",
-                                "stop"));
-                    } catch (RuntimeException alreadyGone) {
-                        // its postmaster is gone too
-                    }
-                }
-                delete(candidate);
-            }
-        } catch (IOException e) {
-            // nothing to reap
-        }
-    }
-
-    private static boolean asRoot() {
-        return "root".equals(System.getProperty("user.name"));
-    }
-
-    private static String asServerUser(List<String> command) {
-        if (!asRoot()) {
-            return run(command);
-        }
-        List<String> wrapped = new ArrayList<>(List.of("runuser", "-u", SUPERUSER, "--"));
-        wrapped.addAll(command);
-        return run(wrapped);
-    }
-
-    private static String binary(String name) {
-        String configured = System.getenv("PG_BIN");
-        if (configured != null && !configured.isBlank()) {
-            return Paths.get(configured, name).toString();
-        }
-        try {
-            Path bindir = Paths.get(run(List.of("pg_config", "--bindir")).strip());
-            if (Files.isExecutable(bindir.resolve(name))) {
-                return bindir.resolve(name).toString();
-            }
-        } catch (RuntimeException noPgConfig) {
-            // look further
-        }
-        Path versions = Paths.get("/usr/lib/postgresql");
-        if (Files.isDirectory(versions)) {
-            try (Stream<Path> installed = Files.list(versions)) {
-                Path newest = installed.filter(dir -> Files.isExecutable(dir.resolve("bin").resolve(name)))
-                        .max(Comparator.comparingInt(PostgresServer::version)).orElse(null);
-                if (newest != null) {
-                    return newest.resolve("bin").resolve(name).toString();
-                }
-            } catch (IOException e) {
-                // look on the PATH
-            }
-        }
-        return name;
-    }
-
-    private static int version(Path dir) {
-        try {
-            return Integer.parseInt(dir.getFileName().toString());
-        } catch (NumberFormatException e) {
-            return 0;
-        }
-    }
-
-    private static String run(List<String> command) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getOutputStream().close();
-            byte[] output = process.getInputStream().readAllBytes();
-            if (!process.waitFor(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not end within " + COMMAND_TIMEOUT);
-            }
-            String printed = new String(output, StandardCharsets.UTF_8);
-            if (process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " exited with " + process.exitValue()
-                        + ": " + printed);
-            }
-            return printed;
-        } catch (IOException e) {
-            throw new IllegalStateException("Could not run " + command.get(0) + " (install PostgreSQL: Debian's "
-                    + "postgresql package, or set PG_BIN to its bin folder): " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while running " + command.get(0), e);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static void delete(Path directory) {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        } catch (IOException e) {
-            // a temporary directory left behind is deleted by the next run's reaping, or by the system
-        }
     }
 }

@@ -4,15 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A real {@code redis-server} process on a free loopback port, for tests.
@@ -23,22 +17,19 @@ import java.util.concurrent.TimeUnit;
  */
 public final class RedisServer implements AutoCloseable {
 
-    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(20);
     private final int port;
-    private final Process process;
-    private final Path directory;
+    private final RedisProcess process;
     private final long pid;
     /** Stops the server when the JVM exits without closing it (a main that ends in System.exit, a Ctrl-C). */
     private Thread exitHook;
 
-    private RedisServer(int port, Process process, Path directory) {
-        this(port, process, directory, process == null ? -1 : process.pid());
+    private RedisServer(int port, RedisProcess process) {
+        this(port, process, process == null ? -1 : process.pid());
     }
 
-    private RedisServer(int port, Process process, Path directory, long pid) {
+    private RedisServer(int port, RedisProcess process, long pid) {
         this.port = port;
         this.process = process;
-        this.directory = directory;
         this.pid = pid;
     }
 
@@ -69,7 +60,7 @@ public final class RedisServer implements AutoCloseable {
      */
     public static RedisServer startWith(String... settings) {
         try {
-            return start(freePort(), settings);
+            return start(LoopbackPorts.free(), settings);
         } catch (IOException e) {
             throw new IllegalStateException("Could not find a free port", e);
         }
@@ -97,25 +88,14 @@ public final class RedisServer implements AutoCloseable {
      * @throws IllegalStateException if it could not be started
      */
     public static RedisServer start(int port, String... settings) {
-        String binary = System.getenv().getOrDefault("REDIS_SERVER", "redis-server");
-        try {
-            Path directory = Files.createTempDirectory("quarkus-lock-redis");
-            List<String> command = new ArrayList<>(List.of(binary, "--port", Integer.toString(port),
-                    "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory.toString()));
-            command.addAll(List.of(settings));
-            Process process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(directory.resolve("redis.log").toFile())
-                    .start();
-            RedisServer server = new RedisServer(port, process, directory);
-            server.exitHook = new Thread(server::stop, "redis-server-stop");
-            Runtime.getRuntime().addShutdownHook(server.exitHook);
-            server.awaitReady();
-            return server;
-        } catch (IOException e) {
-            throw new IllegalStateException("Could not start " + binary + ": install the redis-server package, "
-                    + "or set REDIS_SERVER to its path", e);
+        RedisServer server = new RedisServer(port, RedisProcess.launch(port, settings));
+        server.exitHook = new Thread(server::stop, "redis-server-stop");
+        Runtime.getRuntime().addShutdownHook(server.exitHook);
+        if (!server.process.awaitReady(server::isRunning)) {
+            server.close();
+            throw new IllegalStateException("redis-server did not answer PING within " + RedisProcess.STARTUP_TIMEOUT);
         }
+        return server;
     }
 
     /**
@@ -166,7 +146,7 @@ public final class RedisServer implements AutoCloseable {
         synchronized (System.class) {
             Integer port = Integer.getInteger(testClass.getName() + ".redis-port");
             if (port != null) {
-                return new RedisServer(port, null, null, Long.getLong(testClass.getName() + ".redis-pid", -1));
+                return new RedisServer(port, null, Long.getLong(testClass.getName() + ".redis-pid", -1));
             }
             RedisServer server = startWith(settings);
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "redis-server-stop"));
@@ -200,7 +180,7 @@ public final class RedisServer implements AutoCloseable {
      * @return a handle that sends commands to it, without owning its process
      */
     public static RedisServer at(int port) {
-        return new RedisServer(port, null, null);
+        return new RedisServer(port, null);
     }
 
     /**
@@ -282,70 +262,8 @@ public final class RedisServer implements AutoCloseable {
     }
 
     private void stop() {
-        if (process == null) {
-            return;
-        }
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
-        deleteQuietly(directory.resolve("redis.log"));
-        deleteQuietly(directory);
-    }
-
-    private void awaitReady() {
-        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("redis-server exited with " + process.exitValue() + ": "
-                        + readLog());
-            }
-            try {
-                if ("+PONG".equals(send("PING"))) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            sleep(Duration.ofMillis(20));
-        }
-        close();
-        throw new IllegalStateException("redis-server did not answer PING within " + STARTUP_TIMEOUT);
-    }
-
-    private String readLog() {
-        try {
-            return Files.readString(directory.resolve("redis.log"));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for redis-server", e);
-        }
-    }
-
-    private static void deleteQuietly(Path path) {
-        try {
-            Files.deleteIfExists(path);
-        } catch (IOException ignored) {
-            // a temporary file left behind is harmless
+        if (process != null) {
+            process.stop();
         }
     }
 }

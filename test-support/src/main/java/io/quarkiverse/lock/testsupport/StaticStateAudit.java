@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,11 +16,6 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 
 import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.FieldVisitor;
-import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.Type;
 
 import io.quarkus.bootstrap.model.ApplicationModel;
 import io.quarkus.builder.BuildChainBuilder;
@@ -94,8 +86,6 @@ public final class StaticStateAudit {
             Map.entry("java/net/InetAddress.getLocalHost", "a network lookup"),
             Map.entry("java/net/InetAddress.getByName", "a network lookup"),
             Map.entry("java/net/InetAddress.getAllByName", "a network lookup"));
-
-    private static final String CLASS_INITIALIZER = "<clinit>";
 
     private StaticStateAudit() {
     }
@@ -213,7 +203,7 @@ public final class StaticStateAudit {
         } catch (IOException e) {
             throw new UncheckedIOException("could not read " + resource, e);
         }
-        Summary summary = new Summary(new Types(loader));
+        StaticStateSummary summary = new StaticStateSummary(new HazardTypes(loader));
         new ClassReader(bytes).accept(summary, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         return summary.reasons();
     }
@@ -264,156 +254,5 @@ public final class StaticStateAudit {
             }
         }
         return found;
-    }
-
-    /** Which types are hazards, by loading them (without initializing) from the application's class loader. */
-    private static final class Types {
-
-        private final ClassLoader loader;
-        private final Map<String, String> known = new HashMap<>();
-        private final List<Map.Entry<Class<?>, String>> hazards = new ArrayList<>();
-
-        Types(ClassLoader loader) {
-            this.loader = loader;
-            HAZARDS.forEach((name, what) -> {
-                Class<?> type = load(name);
-                if (type != null) {
-                    hazards.add(Map.entry(type, what));
-                }
-            });
-        }
-
-        /**
-         * @param internalName a class's internal name, such as {@code java/util/Random}
-         * @return what the type is, if a hazard, else {@code null}
-         */
-        String hazard(String internalName) {
-            return known.computeIfAbsent(internalName, name -> {
-                Class<?> type = load(name.replace('/', '.'));
-                if (type == null) {
-                    return "";
-                }
-                for (Map.Entry<Class<?>, String> hazard : hazards) {
-                    if (hazard.getKey().isAssignableFrom(type)) {
-                        return hazard.getValue() + " (" + type.getName() + ")";
-                    }
-                }
-                return "";
-            }).transform(what -> what.isEmpty() ? null : what);
-        }
-
-        /**
-         * @param type a type as ASM sees it
-         * @return what it is, if a hazard (or an array of one), else {@code null}
-         */
-        String hazard(Type type) {
-            Type element = type.getSort() == Type.ARRAY ? type.getElementType() : type;
-            return element.getSort() == Type.OBJECT ? hazard(element.getInternalName()) : null;
-        }
-
-        private Class<?> load(String name) {
-            try {
-                return Class.forName(name, false, loader);
-            } catch (ClassNotFoundException | LinkageError absent) {
-                return null;
-            }
-        }
-    }
-
-    /** Reads a class: its static fields' types, and what each static method creates and calls. */
-    private static final class Summary extends ClassVisitor {
-
-        private final Types types;
-        private String owner;
-        private final Set<String> fieldReasons = new LinkedHashSet<>();
-        private final Map<String, Set<String>> methodReasons = new HashMap<>();
-        private final Map<String, Set<String>> ownStaticCalls = new HashMap<>();
-
-        Summary(Types types) {
-            super(Opcodes.ASM9);
-            this.types = types;
-        }
-
-        @Override
-        public void visit(int version, int access, String name, String signature, String superName,
-                String[] interfaces) {
-            owner = name;
-        }
-
-        @Override
-        public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
-            if ((access & Opcodes.ACC_STATIC) != 0) {
-                String what = types.hazard(Type.getType(descriptor));
-                if (what != null) {
-                    fieldReasons.add("static field " + name + " holds " + what);
-                }
-            }
-            return null;
-        }
-
-        @Override
-        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
-                String[] exceptions) {
-            if ((access & Opcodes.ACC_STATIC) == 0) {
-                return null;
-            }
-            String method = name + descriptor;
-            Set<String> reasons = methodReasons.computeIfAbsent(method, m -> new LinkedHashSet<>());
-            Set<String> calls = ownStaticCalls.computeIfAbsent(method, m -> new LinkedHashSet<>());
-            String where = CLASS_INITIALIZER.equals(name) ? "static initializer" : "static method " + name;
-            return new MethodVisitor(Opcodes.ASM9) {
-                @Override
-                public void visitTypeInsn(int opcode, String type) {
-                    if (opcode == Opcodes.NEW) {
-                        String what = types.hazard(type);
-                        if (what != null) {
-                            reasons.add(where + " creates " + what);
-                        }
-                    }
-                }
-
-                @Override
-                public void visitMethodInsn(int opcode, String callee, String calleeName, String calleeDescriptor,
-                        boolean isInterface) {
-                    String reading = READINGS.get(callee + "." + calleeName);
-                    if (reading == null) {
-                        reading = READINGS.get(callee + "." + calleeName + calleeDescriptor);
-                    }
-                    if (reading == null && callee.startsWith("java/time/") && calleeName.equals("now")) {
-                        reading = "a clock reading";
-                    }
-                    if (reading != null) {
-                        reasons.add(where + " takes " + reading + " (" + callee.replace('/', '.') + "."
-                                + calleeName + ")");
-                    }
-                    if (!"<init>".equals(calleeName)) {
-                        String what = types.hazard(Type.getReturnType(calleeDescriptor));
-                        if (what != null) {
-                            reasons.add(where + " obtains " + what + " from " + callee.replace('/', '.') + "."
-                                    + calleeName);
-                        }
-                    }
-                    if (opcode == Opcodes.INVOKESTATIC && callee.equals(owner)) {
-                        calls.add(calleeName + calleeDescriptor);
-                    }
-                }
-            };
-        }
-
-        /** The static fields' reasons, and those of the initializer and of the own static methods it reaches. */
-        Set<String> reasons() {
-            Set<String> all = new LinkedHashSet<>(fieldReasons);
-            Deque<String> toVisit = new ArrayDeque<>();
-            Set<String> visited = new HashSet<>();
-            methodReasons.keySet().stream().filter(m -> m.startsWith(CLASS_INITIALIZER + "(")).forEach(toVisit::add);
-            while (!toVisit.isEmpty()) {
-                String method = toVisit.pop();
-                if (visited.add(method)) {
-                    all.addAll(methodReasons.getOrDefault(method, Set.of()));
-                    toVisit.addAll(ownStaticCalls.getOrDefault(method, Set.of()));
-                }
-            }
-            return all;
-        }
     }
 }

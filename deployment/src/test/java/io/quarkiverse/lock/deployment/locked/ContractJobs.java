@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.quarkiverse.lock.tck.Overlap;
+
 /**
  * What the bean of every return type's test records: the overlap of its {@code work} calls, and how many times its
  * methods were invoked (where the test counts them); and the bodies its methods share.

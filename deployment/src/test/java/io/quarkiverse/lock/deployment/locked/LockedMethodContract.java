@@ -22,6 +22,7 @@ import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.deployment.LockTestApplication;
+import io.quarkiverse.lock.tck.Overlap;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.Locked;
 import io.quarkiverse.lock.deployment.LockTestApplication;
+import io.quarkiverse.lock.tck.Overlap;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.test.QuarkusUnitTest;
 

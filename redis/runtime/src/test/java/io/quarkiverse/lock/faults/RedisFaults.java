@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.quarkiverse.lock.tck.faults.FaultTimeline;
 import io.quarkiverse.lock.testsupport.proxy.Exchange;
 import io.quarkiverse.lock.testsupport.proxy.Fault;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;

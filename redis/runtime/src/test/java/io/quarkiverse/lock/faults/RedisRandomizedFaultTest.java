@@ -2,6 +2,9 @@ package io.quarkiverse.lock.faults;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.lock.tck.faults.FaultRunSettings;
+import io.quarkiverse.lock.tck.faults.RandomizedFaultRun;
+
 /**
  * The randomized fault test on Redis: four instances, each a registry whose Redis client goes through its own
  * fault-injecting proxy to one real {@code redis-server}, run random operations on four keys while the proxies delay
@@ -14,6 +17,6 @@ class RedisRandomizedFaultTest {
     @Test
     void noLockIsHeldTwiceNorLeftHeldWhateverTheNetworkDoes() throws InterruptedException {
         FaultRunSettings settings = FaultRunSettings.fromSystemProperties();
-        RandomizedFaultRun.run(new RedisUnderTest(), settings).assertFaultless();
+        RandomizedFaultRun.run(new RedisFaultFixture(), settings).assertFaultless();
     }
 }

@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
+import io.quarkiverse.lock.tck.faults.OverrideWindow;
+import io.quarkiverse.lock.tck.faults.Section;
+import io.quarkiverse.lock.tck.faults.SectionLog;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.vertx.UniHelper;
 import io.vertx.redis.client.Command;
@@ -21,7 +24,7 @@ import io.vertx.redis.client.Response;
  * {@code faultlog:overriding}.
  * <p>
  * The probe follows the Redis store's key layout ({@code <prefix>{key}} and {@code <prefix>{key}:fence});
- * {@link RedisUnderTest} checks it against a real acquisition before a run, so a changed layout fails the run instead
+ * {@link RedisFaultFixture} checks it against a real acquisition before a run, so a changed layout fails the run instead
  * of passing it.
  */
 final class RedisSectionLog implements SectionLog {

@@ -15,13 +15,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -81,7 +79,8 @@ public final class HeadlessChromium implements AutoCloseable {
         try {
             browser.socket = HttpClient.newHttpClient().newWebSocketBuilder()
                     .connectTimeout(COMMAND_TIMEOUT)
-                    .buildAsync(URI.create(browser.devToolsEndpoint()), new Listener(browser::received, browser::closed))
+                    .buildAsync(URI.create(browser.devToolsEndpoint()),
+                            new DevToolsListener(browser::received, browser::closed))
                     .get(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             return browser;
         } catch (InterruptedException e) {
@@ -258,46 +257,6 @@ public final class HeadlessChromium implements AutoCloseable {
             files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
         } catch (IOException | RuntimeException e) {
             // a temporary directory: left to the system
-        }
-    }
-
-    /** Puts the text frames of a message back together, and tells when the connection ends. */
-    private static final class Listener implements WebSocket.Listener {
-
-        private final Consumer<String> messages;
-        private final Consumer<String> end;
-        private final StringBuilder partial = new StringBuilder();
-
-        Listener(Consumer<String> messages, Consumer<String> end) {
-            this.messages = messages;
-            this.end = end;
-        }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                String message = partial.toString();
-                partial.setLength(0);
-                try {
-                    messages.accept(message);
-                } catch (RuntimeException e) {
-                    end.accept("unreadable message " + e);
-                }
-            }
-            webSocket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-            end.accept("closed (" + statusCode + " " + reason + ")");
-            return null;
-        }
-
-        @Override
-        public void onError(WebSocket webSocket, Throwable error) {
-            end.accept(error.toString());
         }
     }
 }

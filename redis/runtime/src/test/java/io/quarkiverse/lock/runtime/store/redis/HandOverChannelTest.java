@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.tck.HeardReleases;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
 

@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.lock.tck.HeardReleases;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.redis.client.impl.types.BulkType;
 import io.vertx.redis.client.impl.types.SimpleStringType;

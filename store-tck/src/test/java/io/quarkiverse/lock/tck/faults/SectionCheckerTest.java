@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.faults;
+package io.quarkiverse.lock.tck.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

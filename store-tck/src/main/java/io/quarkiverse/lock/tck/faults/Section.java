@@ -1,7 +1,7 @@
-package io.quarkiverse.lock.faults;
+package io.quarkiverse.lock.tck.faults;
 
 /**
- * One critical section run by the randomized fault test, as logged: who ran it, under which fencing token, and when
+ * One critical section run by the randomized fault harness, as logged: who ran it, under which fencing token, and when
  * it started and ended on the store's clock (microseconds), with what the store said about the hold at both ends.
  *
  * @param id the section's id, unique in the run
@@ -20,21 +20,21 @@ package io.quarkiverse.lock.faults;
  * @param heldAtStart what the store said at the start: {@link #HELD}, {@link #NOT_HELD} or {@link #UNKNOWN}
  * @param heldAtEnd what the store said at the end
  */
-record Section(String id, String operation, boolean overriding, String key, long token, String handle, int instance,
+public record Section(String id, String operation, boolean overriding, String key, long token, String handle, int instance,
         boolean reentrant,
         String parent, long attempt, long leaseMillis, long start, long end, int heldAtStart, int heldAtEnd) {
 
     /** The store held the lock for this token. */
-    static final int HELD = 1;
+    public static final int HELD = 1;
     /** The store did not hold the lock for this token (held by another, or free). */
-    static final int NOT_HELD = 0;
+    public static final int NOT_HELD = 0;
     /** The store cannot tell (no probe for it). */
-    static final int UNKNOWN = -1;
+    public static final int UNKNOWN = -1;
 
     /**
      * @return whether the section ended (a cancelled or interrupted one has a start only)
      */
-    boolean ended() {
+    public boolean ended() {
         return end >= 0;
     }
 
@@ -42,14 +42,14 @@ record Section(String id, String operation, boolean overriding, String key, long
      * @return whether the store held this token at both ends, so the section held the lock all along (a hold, once
      *         lost, never comes back under the same token)
      */
-    boolean heldThroughout() {
+    public boolean heldThroughout() {
         return heldAtStart == HELD && heldAtEnd == HELD;
     }
 
     /**
      * @return the hold the section ran under: a handle and a token (entries of one reentrant hold share it)
      */
-    String hold() {
+    public String hold() {
         return handle + "/" + token;
     }
 
@@ -57,7 +57,7 @@ record Section(String id, String operation, boolean overriding, String key, long
      * @return the fields in one line, the way they are logged: the ending fields last, so the store's exit script
      *         can append them
      */
-    String startFields() {
+    public String startFields() {
         return String.join("|", id, operation, overriding ? "O" : "R", key, Long.toString(token), handle,
                 Integer.toString(instance), reentrant ? "1" : "0", parent, Long.toString(attempt),
                 Long.toString(leaseMillis), Long.toString(start), Integer.toString(heldAtStart));
@@ -66,15 +66,16 @@ record Section(String id, String operation, boolean overriding, String key, long
     /**
      * @return the logged line of an ended section
      */
-    String line() {
+    public String line() {
         return startFields() + "|" + end + "|" + heldAtEnd;
     }
 
     /**
      * @param line a line as written by {@link #line()}
      * @return the section
+     * @throws IllegalArgumentException if the line does not have a section's fields
      */
-    static Section parse(String line) {
+    public static Section parse(String line) {
         String[] f = line.split("\\|", -1);
         if (f.length != 15) {
             throw new IllegalArgumentException("Not a section: " + line);
@@ -89,7 +90,7 @@ record Section(String id, String operation, boolean overriding, String key, long
      * @param held what the store said then
      * @return this section, ended
      */
-    Section endedAt(long time, int held) {
+    public Section endedAt(long time, int held) {
         return new Section(id, operation, overriding, key, token, handle, instance, reentrant, parent, attempt,
                 leaseMillis, start, time, heldAtStart, held);
     }
@@ -98,7 +99,7 @@ record Section(String id, String operation, boolean overriding, String key, long
      * @param origin the run's start, on the store's clock
      * @return a readable description, with times in milliseconds since the run started
      */
-    String describe(long origin) {
+    public String describe(long origin) {
         return String.format("%s[%s %s token %d, %s, i%d%s, attempt %+.1f ms, %.1f..%s ms, lease %d ms, held %s/%s]",
                 overriding ? "overriding " : "", id, operation, token, handle, instance,
                 "-".equals(parent) ? "" : " in " + parent,

@@ -1,16 +1,16 @@
-package io.quarkiverse.lock.faults;
+package io.quarkiverse.lock.tck.faults;
 
 import java.util.List;
 
 import io.smallrye.mutiny.Uni;
 
 /**
- * Where the randomized fault test logs its critical sections, on the store's clock and never through a faulty
+ * Where the randomized fault harness logs its critical sections, on the store's clock and never through a faulty
  * connection: a section is stamped when it starts (the time, and whether the store holds the lock under the section's
  * token) and appended to the log when it ends (stamped again in the same atomic step). Overriding take-overs are
  * logged apart.
  */
-interface SectionLog {
+public interface SectionLog {
 
     /**
      * @return the store's clock, in microseconds

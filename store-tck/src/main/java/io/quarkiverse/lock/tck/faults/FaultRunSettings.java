@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.faults;
+package io.quarkiverse.lock.tck.faults;
 
 import java.time.Duration;
 import java.util.EnumSet;
@@ -9,7 +9,7 @@ import java.util.Set;
  * The size of a randomized fault run, read from system properties: {@code -Dfaults.seed=} (the seed, printed by every
  * run), {@code -Dfaults.operations=} (how many operations, 20,000 by default) and {@code -Dfaults.soak=true} (a much
  * longer run: 400,000 operations by default, up to two hours). To narrow a failure down, {@code -Dfaults.without=}
- * leaves operations out (names of {@link RandomOperations.Operation}, comma-separated) and
+ * leaves operations out (names of {@link FaultOperation}, comma-separated) and
  * {@code -Dfaults.inject=false} runs without network faults.
  *
  * @param seed the seed of every random choice
@@ -22,21 +22,22 @@ import java.util.Set;
  * @param without the operations left out
  * @param injectFaults whether the network faults are injected
  */
-record FaultRunSettings(long seed, int operations, boolean soak, int instances, int workersPerInstance, int keys,
-        Duration maxDuration, Set<RandomOperations.Operation> without, boolean injectFaults) {
+public record FaultRunSettings(long seed, int operations, boolean soak, int instances, int workersPerInstance,
+        int keys, Duration maxDuration, Set<FaultOperation> without, boolean injectFaults) {
 
     /** The seed when none is given. */
-    static final long DEFAULT_SEED = 20_261_130L;
+    public static final long DEFAULT_SEED = 20_261_130L;
 
     /**
      * @return the settings the system properties ask for
+     * @throws IllegalArgumentException if {@code faults.without} names no operation
      */
-    static FaultRunSettings fromSystemProperties() {
+    public static FaultRunSettings fromSystemProperties() {
         boolean soak = Boolean.getBoolean("faults.soak");
-        Set<RandomOperations.Operation> without = EnumSet.noneOf(RandomOperations.Operation.class);
+        Set<FaultOperation> without = EnumSet.noneOf(FaultOperation.class);
         for (String name : System.getProperty("faults.without", "").split(",")) {
             if (!name.isBlank()) {
-                without.add(RandomOperations.Operation.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+                without.add(FaultOperation.valueOf(name.trim().toUpperCase(Locale.ROOT)));
             }
         }
         return new FaultRunSettings(Long.getLong("faults.seed", DEFAULT_SEED),

@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.faults;
+package io.quarkiverse.lock.tck.faults;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -7,10 +7,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The faults injected during a run, each with when it happened, for the report: which faults were active around a
- * violation. Times come from this host's clock, which is the clock the local {@code redis-server} reads, so they can
- * be set beside the sections' times; the verdict never uses them.
+ * violation. Times come from this host's clock, which is the clock a store on this host reads, so they can be set
+ * beside the sections' times; the verdict never uses them.
  */
-final class FaultTimeline {
+public final class FaultTimeline {
 
     private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
 
@@ -18,7 +18,7 @@ final class FaultTimeline {
      * @param instance the instance whose connection it hit
      * @param what what was done
      */
-    void add(int instance, String what) {
+    public void add(int instance, String what) {
         Instant now = Instant.now();
         events.add(new Event(now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000, instance, what));
     }
@@ -28,7 +28,7 @@ final class FaultTimeline {
      * @param to its end
      * @return the events in that span, in order
      */
-    List<Event> between(long from, long to) {
+    public List<Event> between(long from, long to) {
         List<Event> found = new ArrayList<>();
         for (Event event : events) {
             if (event.time >= from && event.time <= to) {
@@ -46,6 +46,6 @@ final class FaultTimeline {
      * @param instance the instance it hit
      * @param what what was done
      */
-    record Event(long time, int instance, String what) {
+    public record Event(long time, int instance, String what) {
     }
 }

@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.faults;
+package io.quarkiverse.lock.tck.faults;
 
 /**
  * When an overriding handle may have taken a lock from its holder, or freed it whoever held it: from before its
@@ -13,14 +13,14 @@ package io.quarkiverse.lock.faults;
  * @param token the take-over's fencing token, or -1 if it was never reported
  * @param outcome how the overriding operation ended
  */
-record OverrideWindow(String key, String handle, long from, long to, long token, String outcome) {
+public record OverrideWindow(String key, String handle, long from, long to, long token, String outcome) {
 
     /**
      * @param start the start of a hold's life
      * @param end its end
      * @return whether this window touches that span
      */
-    boolean touches(long start, long end) {
+    public boolean touches(long start, long end) {
         return from <= end && to >= start;
     }
 }

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import io.smallrye.mutiny.Uni;
 
 /** A guarded action that signals its start and ends when told to. */
-final class Section {
+final class ControlledSection {
 
     final CountDownLatch started = new CountDownLatch(1);
     private final CompletableFuture<Void> end = new CompletableFuture<>();
@@ -21,7 +21,7 @@ final class Section {
         end.complete(null);
     }
 
-    static Section firstToStart(Section a, Section b) throws InterruptedException {
+    static ControlledSection firstToStart(ControlledSection a, ControlledSection b) throws InterruptedException {
         long deadline = System.nanoTime() + TckSupport.TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (a.started.await(10, TimeUnit.MILLISECONDS)) {

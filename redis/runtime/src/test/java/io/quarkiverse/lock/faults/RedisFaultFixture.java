@@ -8,11 +8,13 @@ import java.util.TreeMap;
 
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.registry.RegistryFixture;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
+import io.quarkiverse.lock.spi.LockRegistrySettings;
+import io.quarkiverse.lock.spi.StandaloneLockRegistry;
+import io.quarkiverse.lock.tck.faults.FaultFixture;
+import io.quarkiverse.lock.tck.faults.FaultTimeline;
+import io.quarkiverse.lock.tck.faults.Section;
+import io.quarkiverse.lock.tck.faults.SectionLog;
 import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkiverse.lock.testsupport.proxy.FaultCounts;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
@@ -31,14 +33,12 @@ import io.vertx.redis.client.Response;
  * on its own Vert.x and its own Redis client, connected through its own {@link FaultProxy}; the section log goes
  * straight to the server.
  */
-final class RedisUnderTest implements StoreUnderTest {
-
-    private static final String KEY_PREFIX = RandomizedFaultRun.KEY_PREFIX;
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+final class RedisFaultFixture implements FaultFixture {
 
     private final List<FaultProxy> proxies = new ArrayList<>();
     private final List<Vertx> vertxes = new ArrayList<>();
-    private final List<DefaultLockRegistry> registries = new ArrayList<>();
+    private final List<StandaloneLockRegistry> registries = new ArrayList<>();
+    private String keyPrefix;
     private RedisServer server;
     private Vertx logVertx;
     private Redis logClient;
@@ -51,20 +51,21 @@ final class RedisUnderTest implements StoreUnderTest {
     }
 
     @Override
-    public List<DefaultLockRegistry> start(int instances, LockSettings settings) {
+    public List<StandaloneLockRegistry> start(int instances, LockRegistrySettings settings) {
+        keyPrefix = settings.keyPrefix();
         server = RedisServer.start();
         logVertx = Vertx.vertx();
         logClient = Redis.createClient(logVertx, new RedisOptions().setConnectionString(server.uri())
                 .setMaxPoolSize(8).setMaxPoolWaiting(100_000));
-        log = new RedisSectionLog(logClient, KEY_PREFIX);
+        log = new RedisSectionLog(logClient, keyPrefix);
         for (int i = 0; i < instances; i++) {
             FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port(), WireProtocol.REDIS);
             proxies.add(proxy);
             Vertx vertx = Vertx.vertx();
             vertxes.add(vertx);
             Redis redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(proxy.redisUri()));
-            RedisLockStore store = new RedisLockStore(vertx, redis, KEY_PREFIX, Duration.ofHours(1).toMillis(), true);
-            registries.add(RegistryFixture.started(store, settings, new LocalLockStates(), vertx));
+            RedisLockStore store = new RedisLockStore(vertx, redis, keyPrefix, Duration.ofHours(1).toMillis(), true);
+            registries.add(StandaloneLockRegistry.over(store, vertx).settings(settings).start());
         }
         checkProbe(registries.get(0));
         return List.copyOf(registries);
@@ -73,7 +74,7 @@ final class RedisUnderTest implements StoreUnderTest {
     /**
      * Checks that the log's probe reads the store's keys: it must see a real acquisition held, and then released.
      */
-    private void checkProbe(DefaultLockRegistry registry) {
+    private void checkProbe(StandaloneLockRegistry registry) {
         ReactiveDistributedLock lock = registry.obtain("probe-check", LockType.SINGLE_ENTRANT);
         if (!lock.acquireOnce().await().atMost(TIMEOUT)) {
             throw new IllegalStateException("Could not acquire the probe check's lock");
@@ -141,7 +142,7 @@ final class RedisUnderTest implements StoreUnderTest {
         List<String> left = new ArrayList<>();
         String cursor = "0";
         do {
-            Response page = send(Request.cmd(Command.SCAN).arg(cursor).arg("MATCH").arg(KEY_PREFIX + "*")
+            Response page = send(Request.cmd(Command.SCAN).arg(cursor).arg("MATCH").arg(keyPrefix + "*")
                     .arg("COUNT").arg(1000));
             cursor = page.get(0).toString();
             for (Response key : page.get(1)) {
@@ -167,7 +168,7 @@ final class RedisUnderTest implements StoreUnderTest {
     public void close() {
         try {
             stopFaults();
-            for (DefaultLockRegistry registry : registries) {
+            for (StandaloneLockRegistry registry : registries) {
                 registry.close();
             }
             for (FaultProxy proxy : proxies) {

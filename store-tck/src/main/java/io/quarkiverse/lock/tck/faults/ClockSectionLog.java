@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.faults;
+package io.quarkiverse.lock.tck.faults;
 
 import java.time.Instant;
 import java.time.InstantSource;
@@ -10,10 +10,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import io.smallrye.mutiny.Uni;
 
 /**
- * The section log of a store in this JVM: stamps from the clock the store's leases follow, and no probe (the store
- * keeps owners to itself), so the checker falls back on leases and take-overs to excuse a hold that may have ended.
+ * A section log kept in this JVM, for a store that cannot be asked who holds a lock (the in-memory store keeps owners
+ * to itself): stamps from the clock the store's leases follow, and no probe, so the checker falls back on leases and
+ * take-overs to excuse a hold that may have ended.
  */
-final class InMemorySectionLog implements SectionLog {
+public final class ClockSectionLog implements SectionLog {
 
     private final InstantSource clock;
     private final Queue<Section> sections = new ConcurrentLinkedQueue<>();
@@ -22,7 +23,7 @@ final class InMemorySectionLog implements SectionLog {
     /**
      * @param clock the clock of the store's leases
      */
-    InMemorySectionLog(InstantSource clock) {
+    public ClockSectionLog(InstantSource clock) {
         this.clock = clock;
     }
 

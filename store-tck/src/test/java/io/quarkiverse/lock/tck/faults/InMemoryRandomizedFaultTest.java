@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.faults;
+package io.quarkiverse.lock.tck.faults;
 
 import org.junit.jupiter.api.Test;
 
@@ -11,6 +11,6 @@ class InMemoryRandomizedFaultTest {
     @Test
     void noLockIsHeldTwiceNorLeftHeld() throws InterruptedException {
         FaultRunSettings settings = FaultRunSettings.fromSystemProperties();
-        RandomizedFaultRun.run(new InMemoryUnderTest(), settings).assertFaultless();
+        RandomizedFaultRun.run(new InMemoryFaultFixture(), settings).assertFaultless();
     }
 }

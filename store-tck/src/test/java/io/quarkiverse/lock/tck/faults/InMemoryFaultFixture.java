@@ -1,31 +1,25 @@
-package io.quarkiverse.lock.faults;
+package io.quarkiverse.lock.tck.faults;
 
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.config.LockSettings;
-import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
-import io.quarkiverse.lock.runtime.registry.RegistryFixture;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
+import io.quarkiverse.lock.spi.LockRegistrySettings;
+import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.vertx.core.Vertx;
 
 /**
  * The in-memory store: one registry (its locks are shared inside one JVM only), no proxy and no faults, so the run
  * checks the registry's own concurrency (cancellation, interrupts, reentrancy, take-overs, one handle used at once).
  */
-final class InMemoryUnderTest implements StoreUnderTest {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+final class InMemoryFaultFixture implements FaultFixture {
 
     private final InMemoryLockStore store = new InMemoryLockStore(InstantSource.system());
-    private final InMemorySectionLog log = new InMemorySectionLog(InstantSource.system());
+    private final ClockSectionLog log = new ClockSectionLog(InstantSource.system());
     private Vertx vertx;
-    private DefaultLockRegistry registry;
+    private StandaloneLockRegistry registry;
 
     @Override
     public String name() {
@@ -33,30 +27,15 @@ final class InMemoryUnderTest implements StoreUnderTest {
     }
 
     @Override
-    public List<DefaultLockRegistry> start(int instances, LockSettings settings) {
+    public List<StandaloneLockRegistry> start(int instances, LockRegistrySettings settings) {
         vertx = Vertx.vertx();
-        registry = RegistryFixture.started(store, settings, new LocalLockStates(), vertx);
+        registry = StandaloneLockRegistry.over(store, vertx).settings(settings).start();
         return List.of(registry);
     }
 
     @Override
     public SectionLog log() {
         return log;
-    }
-
-    @Override
-    public void startFaults(long seed, FaultTimeline timeline) {
-        // nothing between the registry and its store to inject faults into
-    }
-
-    @Override
-    public void stopFaults() {
-        // no faults
-    }
-
-    @Override
-    public Map<String, Long> faultCounts() {
-        return Map.of();
     }
 
     /**

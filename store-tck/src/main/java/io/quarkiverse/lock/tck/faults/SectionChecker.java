@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.faults;
+package io.quarkiverse.lock.tck.faults;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,10 +20,10 @@ import java.util.TreeMap;
  * although neither excuse applies is a violation too. Tokens must rise with the sections' order on every key, and
  * around every overriding take-over. All times are the store's clock, in microseconds.
  */
-final class SectionChecker {
+public final class SectionChecker {
 
     /** Slack for the rounding of the store's lease expiry (milliseconds) against its clock (microseconds). */
-    static final long SLACK_MICROS = 2_000;
+    public static final long SLACK_MICROS = 2_000;
 
     private SectionChecker() {
     }
@@ -34,7 +34,7 @@ final class SectionChecker {
      * @param windows every overriding window
      * @return the verdict
      */
-    static Verdict check(List<Section> sections, List<OverrideWindow> windows) {
+    public static Verdict check(List<Section> sections, List<OverrideWindow> windows) {
         Map<String, Section> byId = new LinkedHashMap<>();
         for (Section section : sections) {
             byId.merge(section.id(), section, (a, b) -> a.ended() ? b : a);
@@ -210,9 +210,9 @@ final class SectionChecker {
     }
 
     /**
-     * What the check found.
+     * What the check found: how many sections it checked, how many overlaps it found and excused, and the violations.
      */
-    static final class Verdict {
+    public static final class Verdict {
 
         final int sectionsChecked;
         int overlaps;
@@ -230,7 +230,7 @@ final class SectionChecker {
         /**
          * @return how many violations of each kind
          */
-        Map<String, Integer> countsByKind() {
+        public Map<String, Integer> countsByKind() {
             Map<String, Integer> counts = new TreeMap<>();
             for (Violation violation : violations) {
                 counts.merge(violation.kind(), 1, Integer::sum);
@@ -248,13 +248,19 @@ final class SectionChecker {
      * @param second the other section involved, or {@code null}
      * @param why what is wrong
      */
-    record Violation(String kind, Section first, Section second, String why) {
+    public record Violation(String kind, Section first, Section second, String why) {
 
-        long from() {
+        /**
+         * @return when the first section involved started
+         */
+        public long from() {
             return second == null ? first.start() : Math.min(first.start(), second.start());
         }
 
-        long to() {
+        /**
+         * @return when the last section involved ended (or started, if it never ended)
+         */
+        public long to() {
             long end = first.ended() ? first.end() : first.start();
             if (second != null) {
                 end = Math.max(end, second.ended() ? second.end() : second.start());

@@ -1,0 +1,190 @@
+package io.quarkiverse.lock.spi;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.LockType;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.migration.LockMigrator;
+import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.migration.StoreLockMigrator;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
+import io.quarkiverse.lock.runtime.waiting.IdleLockEvictor;
+import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
+import io.vertx.core.Vertx;
+
+/**
+ * The registry an application gets, built over a given {@link LockStore} without a Quarkus application: the same
+ * locks, waiting, lease renewal, take-backs, operation timeout and idle-state eviction. It is how a store's tests (the
+ * store TCK, a fault harness, a benchmark) stand up application instances on the store under test:
+ *
+ * <pre>
+ * try (StandaloneLockRegistry locks = StandaloneLockRegistry.over(store, vertx)
+ *         .settings(LockRegistrySettings.defaults().withOperationTimeout(Duration.ofSeconds(1)))
+ *         .start()) {
+ *     locks.obtain("report").acquireOnce().await().indefinitely();
+ * }
+ * </pre>
+ *
+ * The registry owns the store it was built over: {@link Builder#start()} starts it, and {@link #close()} closes it.
+ * Each registry stands for one application instance with local state of its own, unless it is given a
+ * {@link SharedLocalState} (see there when that is needed).
+ */
+public final class StandaloneLockRegistry implements LockRegistry, AutoCloseable {
+
+    private final DefaultLockRegistry registry;
+    private final IdleLockEvictor evictor;
+    private final LockMigrator migrator;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private StandaloneLockRegistry(DefaultLockRegistry registry, IdleLockEvictor evictor) {
+        this.registry = registry;
+        this.evictor = evictor;
+        this.migrator = new StoreLockMigrator(registry);
+    }
+
+    /**
+     * Begins a registry over a store.
+     *
+     * @param store where the locks live, not started yet: the registry starts and closes it
+     * @param vertx the Vert.x instance whose timers drive waiting, lease renewal and eviction; the caller closes it
+     *        after the registry
+     * @return a builder with {@link LockRegistrySettings#defaults() the default settings}, local state of its own and
+     *         the production pace of waiting
+     * @throws IllegalArgumentException if the store or Vert.x is {@code null}
+     */
+    public static Builder over(LockStore store, Vertx vertx) {
+        if (store == null || vertx == null) {
+            throw new IllegalArgumentException("store and vertx must not be null");
+        }
+        return new Builder(store, vertx);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException if the key is {@code null}, blank or longer than {@link #MAX_KEY_LENGTH}, or
+     *         the type is {@code null}
+     */
+    @Override
+    public ReactiveDistributedLock obtain(String key, LockType type) {
+        return registry.obtain(key, type);
+    }
+
+    /**
+     * @return the migrator ({@code io.quarkiverse.lock.migration}) whose runs hold their lock, and keep their records,
+     *         in this registry's store
+     */
+    public LockMigrator migrator() {
+        return migrator;
+    }
+
+    /**
+     * Stops the idle-state eviction, stops listening to release notifications and every lease renewal (the locks this
+     * registry still holds then free when their leases run out, as they would if the application crashed), and closes
+     * the store. A second call does nothing.
+     */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            evictor.stop();
+            registry.close();
+        }
+    }
+
+    /**
+     * How the registry is made: its settings, its pace of waiting and whose local state it shares. Used once.
+     */
+    public static final class Builder {
+
+        private final LockStore store;
+        private final Vertx vertx;
+        private LockRegistrySettings settings = LockRegistrySettings.defaults();
+        private SharedLocalState localState;
+        private WaitStrategy waitStrategy;
+
+        private Builder(LockStore store, Vertx vertx) {
+            this.store = store;
+            this.vertx = vertx;
+        }
+
+        /**
+         * @param settings the defaults and timeouts the registry runs with
+         * @return this builder
+         * @throws IllegalArgumentException if they are {@code null}
+         */
+        public Builder settings(LockRegistrySettings settings) {
+            if (settings == null) {
+                throw new IllegalArgumentException("settings must not be null");
+            }
+            this.settings = settings;
+            return this;
+        }
+
+        /**
+         * Shares the local state of other registries, as the registries of one application do; needed when every
+         * instance of the store lives in this JVM (see {@link SharedLocalState}).
+         *
+         * @param state the state to share, or {@code null} for one of this registry's own (the default)
+         * @return this builder
+         */
+        public Builder sharing(SharedLocalState state) {
+            this.localState = state;
+            return this;
+        }
+
+        /**
+         * Sets how often the first waiter in line asks the store again while the lock stays held: its first pause
+         * lasts up to {@code first}, each further one twice as long up to {@code longest} (each a random time between
+         * half and all of that ceiling, never past the holder's lease or the caller's wait), whether or not the store
+         * announces releases. Without this call the registry waits as in production: 2 ms to 64 ms, and up to 250 ms
+         * while the store announces every release. Slow polls (an hour) let a test prove that a waiter was woken by a
+         * release notification, not by a poll.
+         *
+         * @param first the ceiling of the first pause, at least 1 ms
+         * @param longest the ceiling of every later pause, at least {@code first}
+         * @return this builder
+         * @throws IllegalArgumentException if a pause is {@code null}, {@code first} is under 1 ms or {@code longest}
+         *         is shorter than {@code first}
+         */
+        public Builder pollBetweenAttempts(Duration first, Duration longest) {
+            if (first == null || longest == null || first.toMillis() < 1 || longest.compareTo(first) < 0) {
+                throw new IllegalArgumentException("pauses must be at least 1 ms, the longest at least the first, "
+                        + "but are " + first + " and " + longest);
+            }
+            this.waitStrategy = new BackoffWaitStrategy(vertx, first.toMillis(), longest.toMillis());
+            return this;
+        }
+
+        /**
+         * Builds the registry and starts it: the store, listening to its release notifications, and the idle-state
+         * eviction. The caller closes it.
+         *
+         * @return the registry, ready for use
+         * @throws RuntimeException whatever starting the store throws (the store is then closed)
+         */
+        public StandaloneLockRegistry start() {
+            SharedLocalState state = localState != null ? localState : new SharedLocalState();
+            WaitStrategy pace = waitStrategy != null ? waitStrategy : new BackoffWaitStrategy(vertx);
+            LockSettings lockSettings = new LockSettings(settings.expireAfter(), settings.waitTimeout(),
+                    settings.evictIdleInterval(), settings.keyPrefix(), settings.renewLease(),
+                    settings.operationTimeout());
+            DefaultLockRegistry registry = new DefaultLockRegistry(store, lockSettings, pace, state.states(), vertx);
+            try {
+                registry.start();
+            } catch (RuntimeException e) {
+                try {
+                    registry.close();
+                } catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
+                }
+                throw e;
+            }
+            IdleLockEvictor evictor = new IdleLockEvictor(state.states(), vertx, settings.evictIdleInterval());
+            evictor.start();
+            return new StandaloneLockRegistry(registry, evictor);
+        }
+    }
+}

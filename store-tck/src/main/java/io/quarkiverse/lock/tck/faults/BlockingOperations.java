@@ -1,0 +1,80 @@
+package io.quarkiverse.lock.tck.faults;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.quarkiverse.lock.DistributedLock;
+
+/**
+ * A worker's blocking operation: an acquisition (or an execution) through the blocking view, on a thread of its own
+ * that is interrupted at a random moment more often than not.
+ */
+final class BlockingOperations extends WorkerOperations {
+
+    BlockingOperations(FaultWorker worker, LoggedSections sections) {
+        super(worker, sections);
+    }
+
+    String run(TrackedHandle handle) {
+        Duration wait = worker.waitTime();
+        Duration lease = worker.lease();
+        Duration work = worker.work();
+        boolean execute = random.nextBoolean();
+        boolean interrupt = random.nextInt(10) < 6;
+        long interruptAfter = random.nextInt((int) wait.toMillis() + 100);
+        AtomicReference<String> outcome = new AtomicReference<>("hung");
+        long attempt = sections.now();
+        Thread thread = new Thread(() -> outcome.set(blockingOperation(handle, attempt, wait, lease, work, execute)),
+                "fault-blocking-" + handle.id());
+        thread.setDaemon(true);
+        thread.start();
+        try {
+            if (interrupt) {
+                thread.join(interruptAfter);
+                thread.interrupt();
+            }
+            thread.join(LoggedSections.OPERATION_TIMEOUT.toMillis());
+            if (thread.isAlive()) {
+                thread.interrupt();
+                return "hung";
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "worker interrupted";
+        }
+        return (interrupt ? "(interrupt sent) " : "") + outcome.get();
+    }
+
+    /**
+     * Runs on its own thread, which may be interrupted at any moment (so the request time is taken before, on the
+     * worker's thread).
+     */
+    private String blockingOperation(TrackedHandle handle, long attempt, Duration wait, Duration lease, Duration work,
+            boolean execute) {
+        DistributedLock lock = handle.lock().toBlocking();
+        try {
+            if (execute) {
+                lock.acquireAndExecute(wait, lease, () -> {
+                    LoggedSections.awaitSection(sections.section(handle, "-", attempt, lease.toMillis(), work, null));
+                    return null;
+                });
+                return "done";
+            }
+            if (!lock.acquire(wait, lease)) {
+                return "not acquired";
+            }
+            try {
+                LoggedSections.awaitSection(sections.section(handle, "-", attempt, lease.toMillis(), work, null));
+            } finally {
+                boolean interrupted = Thread.interrupted();
+                lock.release();
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return "released";
+        } catch (RuntimeException e) {
+            return OperationOutcomes.classify(e);
+        }
+    }
+}

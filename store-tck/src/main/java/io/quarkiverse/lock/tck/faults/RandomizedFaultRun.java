@@ -1,0 +1,76 @@
+package io.quarkiverse.lock.tck.faults;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.spi.LockRegistrySettings;
+
+/**
+ * The randomized fault harness: one run on one store starts the instances ({@link FaultFixture}), runs random
+ * operations ({@link FaultOperation}) from many workers while faults are injected, stops the faults, lets the longest
+ * lease run out, then checks the logged sections ({@link SectionChecker}) and what is left in the store, and prints the
+ * report. No lock may be held twice, tokens must rise, and no lock may be left held. Seed, size and soak:
+ * {@link FaultRunSettings}.
+ */
+public final class RandomizedFaultRun {
+
+    /** The namespace of the run's keys in the store. */
+    public static final String KEY_PREFIX = "faults:";
+    /** Leases are 1-3 s; the default one (for {@code acquireOnce}) is 2 s; one store operation may take 1 s. */
+    public static final LockRegistrySettings LOCK_SETTINGS = LockRegistrySettings.defaults()
+            .withExpireAfter(Duration.ofSeconds(2)).withWaitTimeout(Duration.ofSeconds(1)).withKeyPrefix(KEY_PREFIX)
+            .withOperationTimeout(Duration.ofSeconds(1));
+    /** The longest lease, plus how long a waiter keeps its place in the Redis line after its last attempt. */
+    private static final Duration SETTLE = Duration.ofSeconds(3).plusSeconds(2).plusMillis(500);
+
+    private RandomizedFaultRun() {
+    }
+
+    /**
+     * Runs, and closes the store whatever happens.
+     *
+     * @param store the store's binding
+     * @param settings the run's size and seed
+     * @return what the run found; {@link FaultRunReport#assertFaultless()} fails the test if it found anything wrong
+     * @throws InterruptedException if the thread is interrupted while the workers run
+     */
+    public static FaultRunReport run(FaultFixture store, FaultRunSettings settings) throws InterruptedException {
+        List<String> keys = new ArrayList<>();
+        for (int k = 0; k < settings.keys(); k++) {
+            keys.add("faults-k" + k);
+        }
+        System.out.printf("Randomized fault run on the %s store: seed %d (-Dfaults.seed=%d), %d operations, "
+                + "%d instances x %d workers, %d keys%s%s%s%n", store.name(), settings.seed(), settings.seed(),
+                settings.operations(), settings.instances(), settings.workersPerInstance(), settings.keys(),
+                settings.soak() ? ", soak" : "", settings.without().isEmpty() ? "" : ", without " + settings.without(),
+                settings.injectFaults() ? "" : ", no network faults");
+        try (store) {
+            List<? extends LockRegistry> registries = store.start(settings.instances(), LOCK_SETTINGS);
+            SectionLog log = store.log();
+            long origin = log.now().await().atMost(Duration.ofSeconds(30));
+            FaultTimeline timeline = new FaultTimeline();
+            RandomOperations operations = new RandomOperations(settings, log, keys, LOCK_SETTINGS.expireAfter());
+            long started = System.nanoTime();
+            if (settings.injectFaults()) {
+                store.startFaults(settings.seed(), timeline);
+            }
+            long ran;
+            try {
+                ran = operations.run(registries);
+            } finally {
+                store.stopFaults();
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            Thread.sleep(SETTLE.toMillis());
+            List<String> left = store.leftInStore(keys);
+            List<Section> sections = log.sections();
+            SectionChecker.Verdict verdict = SectionChecker.check(sections, log.overridingWindows());
+            FaultRunReport report = new FaultRunReport(ran, took, operations.stoppedByDeadline(), operations.outcomes(),
+                    store.faultCounts(), verdict, left, operations.handlesStillHolding());
+            report.print(store.name(), settings, origin, timeline);
+            return report;
+        }
+    }
+}

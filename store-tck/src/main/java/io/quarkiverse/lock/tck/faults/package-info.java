@@ -1,0 +1,15 @@
+/**
+ * The randomized fault harness: many workers on several application instances of one store run random lock
+ * operations ({@link io.quarkiverse.lock.tck.faults.FaultOperation}: waits, one tries, cancellations, interrupts,
+ * reentrancy, take-overs, one handle used at once) while the store's binding injects faults between the instances and
+ * the server; every critical section is logged on the store's clock ({@link io.quarkiverse.lock.tck.faults.SectionLog}),
+ * and {@link io.quarkiverse.lock.tck.faults.SectionChecker} decides from the log alone whether a lock was ever held
+ * twice, or its tokens ever fell, and the run checks that nothing is left held once every lease ran out.
+ * <p>
+ * A store binds it with a {@link io.quarkiverse.lock.tck.faults.FaultFixture} (its instances, its section log, its
+ * faults) and one test that calls {@link io.quarkiverse.lock.tck.faults.RandomizedFaultRun#run}. A store whose server
+ * cannot be asked who holds a lock logs on a clock of this JVM with
+ * {@link io.quarkiverse.lock.tck.faults.ClockSectionLog}. The run's seed and size come from system properties
+ * ({@link io.quarkiverse.lock.tck.faults.FaultRunSettings}), and every run prints the seed that replays it.
+ */
+package io.quarkiverse.lock.tck.faults;
