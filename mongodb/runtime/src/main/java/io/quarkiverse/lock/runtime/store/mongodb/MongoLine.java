@@ -4,7 +4,6 @@ import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LEASE
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LEASE_STARTED_AT;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LINE;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.OWNER;
-import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.PLACE_MILLIS;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.SEEN_AT;
 
 import java.util.Date;
@@ -115,7 +114,7 @@ final class MongoLine {
         if (owner.equals(firstOwner)) {
             return Uni.createFrom().item(new Visit(free, false, hint));
         }
-        if (first.getDate(SEEN_AT).getTime() + PLACE_MILLIS >= now.getTime()) {
+        if (first.getDate(SEEN_AT).getTime() + LockStore.PLACE_MILLIS >= now.getTime()) {
             return Uni.createFrom().item(new Visit(false, false, hint));
         }
         // The server checks the lapse again, by its clock, as it takes the first waiter out.

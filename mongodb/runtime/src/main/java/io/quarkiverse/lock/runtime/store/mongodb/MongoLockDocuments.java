@@ -28,8 +28,8 @@ import io.quarkiverse.lock.spi.LockStore;
  * {@code leaseStartedAt + leaseMillis} passes {@code $$NOW}, and a waiter's {@code seenAt} is the server's time of its
  * last visit. A waiter joins the line with {@code seenAt} 1970-01-01 (never seen), which its next command replaces by
  * the server's time; so no client clock ever decides a lease or a place. A free lock goes to the first waiter in
- * {@code line}, or to anyone when the line is empty or its first waiter has not been seen for {@link #PLACE_MILLIS}
- * (it gave up or died).
+ * {@code line}, or to anyone when the line is empty or its first waiter has not been seen for
+ * {@link LockStore#PLACE_MILLIS} (it gave up or died).
  * <p>
  * Every update is made of classic update operators and every filter that an upsert uses is free of {@code $expr}, so
  * that the commands run on every MongoDB version from 5.0 (and on the test emulator, which has no update pipelines).
@@ -48,11 +48,6 @@ final class MongoLockDocuments {
     static final String SEEN_AT = "seenAt";
     /** The index on {@link #OWNER}, sparse: released documents have no owner. */
     static final String OWNER_INDEX = "quarkus_lock_owner";
-    /**
-     * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms (and at every
-     * release they hear of), so only a waiter that gave up without saying so, or whose instance died, loses its place.
-     */
-    static final long PLACE_MILLIS = 1000;
     /** The {@code seenAt} of a waiter that joined the line and was not seen by the server yet. */
     static final Date NEVER_SEEN = new Date(0);
 
@@ -60,7 +55,7 @@ final class MongoLockDocuments {
             "$" + LEASE_MILLIS));
     private static final Document FIRST_IN_LINE_LAPSED = new Document("$expr", new Document("$lt", List.of(
             new Document("$add", List.of(new Document("$arrayElemAt", List.of("$" + LINE + "." + SEEN_AT, 0)),
-                    PLACE_MILLIS)),
+                    LockStore.PLACE_MILLIS)),
             "$$NOW")));
 
     private static final List<Document> RUNNING_LEASE = List.of(
@@ -218,7 +213,8 @@ final class MongoLockDocuments {
      *
      * @param id the document id
      * @param owner the first waiter
-     * @return matches the lock when {@code owner} is first in its line and was not seen for {@link #PLACE_MILLIS}
+     * @return matches the lock when {@code owner} is first in its line and was not seen for
+     *         {@link LockStore#PLACE_MILLIS}
      */
     static Document lapsedFirst(String id, String owner) {
         return new Document(ID, id).append(LINE + ".0." + OWNER, owner).append("$expr",

@@ -37,12 +37,6 @@ import io.vertx.mutiny.sqlclient.Tuple;
 public final class PostgresLockStore implements LockStore {
 
     private static final Logger LOG = Logger.getLogger(PostgresLockStore.class);
-    /**
-     * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms (and at each
-     * hand-over they hear of), so only a waiter that gave up without saying so, or whose instance died, loses its
-     * place: the next waiter then waits this long at most.
-     */
-    static final long PLACE_MILLIS = 1000;
     /** Leases longer than a century are kept until released: the database's timestamps end in the year 294276. */
     private static final long LONGEST_LEASE_MILLIS = Duration.ofDays(36_500).toMillis();
     private static final int SWEEP_ROWS = 1000;
@@ -118,7 +112,7 @@ public final class PostgresLockStore implements LockStore {
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
         Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addLong(lease(leaseMillis))
-                .addBoolean(waiting).addLong(PLACE_MILLIS);
+                .addBoolean(waiting).addLong(LockStore.PLACE_MILLIS);
         return onRow(key, statements.acquire(), arguments).map(rows -> {
             if (rows.size() == 0) {
                 return AcquireResult.heldByAnother(-1);

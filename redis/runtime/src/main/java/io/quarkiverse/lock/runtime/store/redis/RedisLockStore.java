@@ -50,14 +50,8 @@ public final class RedisLockStore implements LockStore {
     static final RedisScript FORCE_RELEASE = RedisScript.loadWithFunctions("forcerelease.lua");
     private static final String ONE_TRY = "0";
     private static final String IN_LINE = "1";
-    /**
-     * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms, or every
-     * 250 ms while their instance hears every release (and on every release they hear of), so only a waiter that gave
-     * up without saying so, or whose instance died, loses its place: the next waiter then waits this long at most. A release
-     * hands the lock only to a waiter whose place
-     * has not lapsed, so a dead waiter is handed the lock only if it died within this time.
-     */
-    private static final String PLACE_MILLIS = "1000";
+    /** {@link LockStore#PLACE_MILLIS} as the acquire script's argument. */
+    private static final String PLACE_ARG = Long.toString(PLACE_MILLIS);
 
     private final Vertx vertx;
     private final Redis redis;
@@ -114,7 +108,7 @@ public final class RedisLockStore implements LockStore {
         RedisKeys keys = keys(key);
         return grant(ACQUIRE, RedisLockStore::toAcquireResult, key, owner, 4, keys.lock(), keys.fence(), keys.line(),
                 keys.places(), owner, Long.toString(leaseMillis), fencingRetentionMillis,
-                waiting ? IN_LINE : ONE_TRY, PLACE_MILLIS, handOverChannel);
+                waiting ? IN_LINE : ONE_TRY, PLACE_ARG, handOverChannel);
     }
 
     /**
