@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.OrderedPerKey;
 import io.quarkiverse.lock.spi.ReleaseListener;
 import io.quarkus.mongodb.reactive.ReactiveMongoDatabase;
 import io.smallrye.mutiny.Uni;

@@ -9,6 +9,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.OrderedPerKey;
 import io.quarkiverse.lock.spi.ReleaseListener;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -224,7 +225,7 @@ public final class PostgresLockStore implements LockStore {
      * @return how many keys have a statement running or waiting in this instance
      */
     int busyKeys() {
-        return ordered.busyRows();
+        return ordered.busyKeys();
     }
 
     private Buffer id(String key) {
