@@ -47,7 +47,6 @@ public final class PostgresLockStore implements LockStore {
     private final PostgresLockStoreSettings settings;
     private final PostgresStatements statements;
     private final PostgresSchema schema;
-    private final Duration operationTimeout;
     private final OrderedPerKey ordered = new OrderedPerKey();
     private final String channel;
     private final long sweepEveryMillis;
@@ -59,16 +58,13 @@ public final class PostgresLockStore implements LockStore {
      * @param vertx the Vert.x instance, for the release watch's timers
      * @param pool the datasource's pool
      * @param settings how the store works
-     * @param operationTimeout how long one operation may take ({@code quarkus.lock.operation-timeout}), for the release
-     *        watch's probes
      */
-    public PostgresLockStore(Vertx vertx, Pool pool, PostgresLockStoreSettings settings, Duration operationTimeout) {
+    public PostgresLockStore(Vertx vertx, Pool pool, PostgresLockStoreSettings settings) {
         this.vertx = vertx;
         this.pool = pool;
         this.settings = settings;
         this.statements = new PostgresStatements(settings.table());
         this.schema = new PostgresSchema(pool, statements, settings.createSchema());
-        this.operationTimeout = operationTimeout;
         this.channel = settings.releaseNotifications() ? settings.table().name() : null;
         this.sweepEveryMillis = Math.max(1_000, settings.freeRowRetention().toMillis() / 10);
     }
@@ -183,7 +179,7 @@ public final class PostgresLockStore implements LockStore {
             return LockStore.super.watchReleases(listener);
         }
         PostgresReleaseWatch watch = new PostgresReleaseWatch(vertx, pool, channel, settings.keyPrefix(), listener,
-                operationTimeout);
+                settings.operationTimeout());
         watch.start();
         return watch;
     }
