@@ -8,7 +8,7 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 /**
- * A caller's commands in a {@link RedisChannel}, waiting for their turn or in flight, and the caller who waits for
+ * A caller's commands in a {@link RedisCommandPipeline}, waiting for their turn or in flight, and the caller who waits for
  * their replies.
  */
 final class QueuedCommands {

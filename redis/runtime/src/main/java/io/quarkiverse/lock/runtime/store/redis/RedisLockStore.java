@@ -18,7 +18,7 @@ import io.vertx.redis.client.ResponseType;
 
 /**
  * A store on Redis: one key per held lock, written and deleted by Lua scripts so each operation is one atomic round
- * trip. All its commands share one pipelined connection ({@link RedisChannel}).
+ * trip. All its commands share one pipelined connection ({@link RedisCommandPipeline}).
  * <p>
  * A lock's Redis keys are described in {@link RedisKeys}: the lock (value: the owner id of the acquisition that holds
  * it, with the lease as the key's expiry), its fencing counter, and its line of waiting instances (a sorted set by
@@ -55,7 +55,7 @@ public final class RedisLockStore implements LockStore {
 
     private final Vertx vertx;
     private final Redis redis;
-    private final RedisChannel channel;
+    private final RedisCommandPipeline pipeline;
     private final String keyPrefix;
     private final String fencingRetentionMillis;
     private final String releaseChannel;
@@ -63,39 +63,36 @@ public final class RedisLockStore implements LockStore {
     private final ReplicaAcknowledgement replicas;
 
     /**
-     * A store whose acquisitions need no replica acknowledgement.
+     * A store whose acquisitions need no replica acknowledgement, keeping fencing counters for the given time: the
+     * shape tests and tools use.
      *
      * @param vertx the Vert.x instance, for reconnecting the release subscription
      * @param redis the Redis client
      * @param keyPrefix the namespace of lock keys, without braces
      * @param fencingRetentionMillis how long a fencing counter is kept after its last acquisition, positive
-     * @param releaseNotifications whether releases are announced on the pub/sub channel {@code <keyPrefix>released}, and
-     *        hand-overs to this store's waiters on {@code <keyPrefix>released:<instance id>}
+     * @param releaseNotifications whether releases and hand-overs are announced
      */
     public RedisLockStore(Vertx vertx, Redis redis, String keyPrefix, long fencingRetentionMillis,
             boolean releaseNotifications) {
-        this(vertx, redis, keyPrefix, fencingRetentionMillis, releaseNotifications, ReplicaAcknowledgement.NONE);
+        this(vertx, redis, new RedisLockStoreSettings(keyPrefix, Duration.ofMillis(fencingRetentionMillis),
+                releaseNotifications, ReplicaAcknowledgement.NONE));
     }
 
     /**
      * @param vertx the Vert.x instance, for reconnecting the release subscription
      * @param redis the Redis client
-     * @param keyPrefix the namespace of lock keys, without braces
-     * @param fencingRetentionMillis how long a fencing counter is kept after its last acquisition, positive
-     * @param releaseNotifications whether releases are announced on the pub/sub channel {@code <keyPrefix>released}, and
-     *        hand-overs to this store's waiters on {@code <keyPrefix>released:<instance id>}
-     * @param replicas how many replicas must acknowledge an acquisition before it counts
+     * @param settings how the store works
      */
-    public RedisLockStore(Vertx vertx, Redis redis, String keyPrefix, long fencingRetentionMillis,
-            boolean releaseNotifications, ReplicaAcknowledgement replicas) {
-        this.replicas = replicas;
+    public RedisLockStore(Vertx vertx, Redis redis, RedisLockStoreSettings settings) {
         this.vertx = vertx;
         this.redis = redis;
-        this.channel = new RedisChannel(redis, vertx, List.of(ACQUIRE, RELEASE, RENEW, LEAVE, TAKE_OVER, FORCE_RELEASE));
-        this.keyPrefix = keyPrefix;
-        this.fencingRetentionMillis = Long.toString(fencingRetentionMillis);
-        this.releaseChannel = releaseNotifications ? keyPrefix + "released" : "";
-        this.handOverChannel = releaseNotifications ? releaseChannel + ":" + UUID.randomUUID() : "";
+        this.pipeline = new RedisCommandPipeline(redis, vertx,
+                List.of(ACQUIRE, RELEASE, RENEW, LEAVE, TAKE_OVER, FORCE_RELEASE));
+        this.keyPrefix = settings.keyPrefix();
+        this.fencingRetentionMillis = Long.toString(settings.fencingRetention().toMillis());
+        this.releaseChannel = settings.releaseNotifications() ? keyPrefix + "released" : "";
+        this.handOverChannel = settings.releaseNotifications() ? releaseChannel + ":" + UUID.randomUUID() : "";
+        this.replicas = settings.replicas();
     }
 
     @Override
@@ -119,9 +116,9 @@ public final class RedisLockStore implements LockStore {
     private Uni<AcquireResult> grant(RedisScript script, Function<Response, AcquireResult> toResult, String key,
             String owner, int keyCount, String... keysAndArgs) {
         if (replicas.replicas() == 0) {
-            return script.run(channel, keyCount, keysAndArgs).map(toResult);
+            return script.run(pipeline, keyCount, keysAndArgs).map(toResult);
         }
-        return script.runFollowedBy(channel,
+        return script.runFollowedBy(pipeline,
                 () -> Request.cmd(Command.WAIT).arg(replicas.replicas()).arg(replicas.timeoutMillis()), keyCount,
                 keysAndArgs).flatMap(replies -> {
                     AcquireResult result = toResult.apply(replies.get(0));
@@ -141,14 +138,14 @@ public final class RedisLockStore implements LockStore {
     @Override
     public Uni<Boolean> takeBack(String key, String owner) {
         RedisKeys keys = keys(key);
-        return LEAVE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
+        return LEAVE.run(pipeline, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
                 releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> release(String key, String owner) {
         RedisKeys keys = keys(key);
-        return RELEASE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
+        return RELEASE.run(pipeline, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
                 releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
     }
 
@@ -162,18 +159,18 @@ public final class RedisLockStore implements LockStore {
     @Override
     public Uni<Boolean> forceRelease(String key) {
         RedisKeys keys = keys(key);
-        return FORCE_RELEASE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(),
+        return FORCE_RELEASE.run(pipeline, 4, keys.lock(), keys.fence(), keys.line(), keys.places(),
                 releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-        return RENEW.run(channel, 1, keys(key).lock(), owner, Long.toString(leaseMillis)).map(RedisLockStore::isOne);
+        return RENEW.run(pipeline, 1, keys(key).lock(), owner, Long.toString(leaseMillis)).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        return channel.send(Request.cmd(Command.GET).arg(keys(key).lock()))
+        return pipeline.send(Request.cmd(Command.GET).arg(keys(key).lock()))
                 .map(value -> value != null && owner.equals(value.toString()));
     }
 
@@ -182,17 +179,17 @@ public final class RedisLockStore implements LockStore {
      */
     @Override
     public void start() {
-        RedisEvictionPolicy.check(channel);
+        RedisEvictionPolicy.check(pipeline);
     }
 
     @Override
     public void noAnswer(Duration timeout) {
-        channel.noAnswer(timeout);
+        pipeline.noAnswer(timeout);
     }
 
     @Override
     public Uni<Void> ping() {
-        return channel.send(Request.cmd(Command.PING)).replaceWithVoid();
+        return pipeline.send(Request.cmd(Command.PING)).replaceWithVoid();
     }
 
     /**
@@ -200,7 +197,7 @@ public final class RedisLockStore implements LockStore {
      */
     @Override
     public void close() {
-        channel.close();
+        pipeline.close();
     }
 
     @Override
@@ -209,7 +206,7 @@ public final class RedisLockStore implements LockStore {
             return LockStore.super.watchReleases(listener);
         }
         // with replicas to wait for, a hand-over only wakes the waiter, which asks the store itself
-        RedisReleaseSubscriber subscriber = new RedisReleaseSubscriber(vertx, redis,
+        RedisReleaseWatch subscriber = new RedisReleaseWatch(vertx, redis,
                 List.of(releaseChannel, handOverChannel), listener, replicas.replicas() > 0);
         subscriber.start();
         return subscriber;
@@ -230,8 +227,8 @@ public final class RedisLockStore implements LockStore {
         return RELEASE.source();
     }
 
-    RedisChannel channel() {
-        return channel;
+    RedisCommandPipeline pipeline() {
+        return pipeline;
     }
 
     RedisKeys keys(String key) {

@@ -332,7 +332,7 @@ class RedisBreak2Test {
 
     /** The event loop that writes the lock connection's commands (the test is in the channel's package). */
     private static Context connectionContext(RedisLockStore store) {
-        return store.channel().writer();
+        return store.pipeline().writer();
     }
 
     private Context contextOnAnotherThread(Context avoid) throws Exception {

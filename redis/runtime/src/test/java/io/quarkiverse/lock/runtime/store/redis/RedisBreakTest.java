@@ -62,7 +62,7 @@ class RedisBreakTest {
 
     /**
      * A cancelled {@code acquireAndExecute} whose release was waiting in the channel's queue (1000 commands in
-     * flight) is never sent: the release Uni is cancelled, {@code RedisChannel} drops a queued command whose caller
+     * flight) is never sent: the release Uni is cancelled, {@code RedisCommandPipeline} drops a queued command whose caller
      * cancelled, and the hold was already cleared. The lock stays held for its whole lease (renewal stopped), nobody
      * tracks it. The guide: "a cancelled acquire or acquireAndExecute never leaves the lock held".
      */
@@ -82,7 +82,7 @@ class RedisBreakTest {
         AtomicBoolean delayed = new AtomicBoolean();
         proxy.rule(exchange -> exchange.request() != null && exchange.request().contains("blocker")
                 && delayed.compareAndSet(false, true) ? Fault.delay(Duration.ofSeconds(3)) : Fault.pass());
-        for (int i = 0; i < RedisChannel.MAX_IN_FLIGHT + 100; i++) {
+        for (int i = 0; i < RedisCommandPipeline.MAX_IN_FLIGHT + 100; i++) {
             registry.store().isHeld("blocker", "nobody").subscribe().with(ignored -> {
             }, ignored -> {
             });
