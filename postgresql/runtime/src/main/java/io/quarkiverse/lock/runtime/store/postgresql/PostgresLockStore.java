@@ -36,21 +36,25 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * ({@link PostgresSchema}).
  */
 public final class PostgresLockStore implements LockStore {
-
     private static final Logger LOG = Logger.getLogger(PostgresLockStore.class);
+
     /** Leases longer than a century are kept until released: the database's timestamps end in the year 294276. */
     private static final long LONGEST_LEASE_MILLIS = Duration.ofDays(36_500).toMillis();
-    private static final int SWEEP_ROWS = 1000;
 
+    private static final int SWEEP_ROWS = 1000;
     private final Vertx vertx;
     private final Pool pool;
     private final PostgresLockStoreSettings settings;
     private final PostgresStatements statements;
     private final PostgresSchema schema;
+
     private final OrderedPerKey ordered = new OrderedPerKey();
+
     private final String channel;
     private final long sweepEveryMillis;
+
     private final AtomicBoolean sweeping = new AtomicBoolean();
+
     /** The sweep's periodic timer while started, or -1. */
     private volatile long sweepTimer = -1;
 
@@ -83,27 +87,6 @@ public final class PostgresLockStore implements LockStore {
     @Override
     public String name() {
         return "postgresql";
-    }
-
-    /**
-     * Creates the lock table if it is missing and the store may ({@link PostgresSchema}); the first statements wait
-     * for it.
-     */
-    @Override
-    public void start() {
-        schema.ready().subscribe().with(ignored -> {
-        });
-        sweepTimer = vertx.setPeriodic(sweepEveryMillis, id -> sweep());
-    }
-
-    /** Stops the sweep. */
-    @Override
-    public void close() {
-        long timer = sweepTimer;
-        if (timer >= 0) {
-            vertx.cancelTimer(timer);
-            sweepTimer = -1;
-        }
     }
 
     @Override
@@ -165,14 +148,6 @@ public final class PostgresLockStore implements LockStore {
                 .map(rows -> rows.iterator().next().getBoolean(0));
     }
 
-    /**
-     * Answers when the lock table can be read, so readiness is down while the table is missing too.
-     */
-    @Override
-    public Uni<Void> ping() {
-        return schema.ready().flatMap(ready -> pool.query(statements.ping()).execute()).replaceWithVoid();
-    }
-
     @Override
     public AutoCloseable watchReleases(ReleaseListener listener) {
         if (channel == null) {
@@ -182,6 +157,35 @@ public final class PostgresLockStore implements LockStore {
                 settings.operationTimeout());
         watch.start();
         return watch;
+    }
+
+    /**
+     * Answers when the lock table can be read, so readiness is down while the table is missing too.
+     */
+    @Override
+    public Uni<Void> ping() {
+        return schema.ready().flatMap(ready -> pool.query(statements.ping()).execute()).replaceWithVoid();
+    }
+
+    /**
+     * Creates the lock table if it is missing and the store may ({@link PostgresSchema}); the first statements wait
+     * for it.
+     */
+    @Override
+    public void start() {
+        schema.ready().subscribe().with(ignored -> {
+        });
+        sweepTimer = vertx.setPeriodic(sweepEveryMillis, id -> sweep());
+    }
+
+    /** Stops the sweep. */
+    @Override
+    public void close() {
+        long timer = sweepTimer;
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+            sweepTimer = -1;
+        }
     }
 
     /**

@@ -35,7 +35,6 @@ import io.vertx.redis.client.ResponseType;
  * before the replicas have it.
  */
 public final class RedisLockStore implements LockStore {
-
     /**
      * Where the Lua scripts are, as a classpath resource folder; native images must include it. A compile-time
      * constant, so the build step that registers it does not load this class.
@@ -43,13 +42,20 @@ public final class RedisLockStore implements LockStore {
     public static final String SCRIPT_FOLDER = "META-INF/quarkus-lock/redis";
 
     static final RedisScript ACQUIRE = RedisScript.loadWithFunctions("acquire.lua");
+
     static final RedisScript RELEASE = RedisScript.loadWithFunctions("release.lua");
+
     static final RedisScript RENEW = RedisScript.load("renew.lua");
+
     static final RedisScript LEAVE = RedisScript.loadWithFunctions("leave.lua");
+
     static final RedisScript TAKE_OVER = RedisScript.loadWithFunctions("takeover.lua");
+
     static final RedisScript FORCE_RELEASE = RedisScript.loadWithFunctions("forcerelease.lua");
+
     private static final String ONE_TRY = "0";
     private static final String IN_LINE = "1";
+
     /** {@link LockStore#PLACE_MILLIS} as the acquire script's argument. */
     private static final String PLACE_ARG = Long.toString(PLACE_MILLIS);
 
@@ -136,20 +142,6 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public Uni<Boolean> takeBack(String key, String owner) {
-        RedisKeys keys = keys(key);
-        return LEAVE.run(pipeline, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
-                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
-    }
-
-    @Override
-    public Uni<Boolean> release(String key, String owner) {
-        RedisKeys keys = keys(key);
-        return RELEASE.run(pipeline, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
-                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
-    }
-
-    @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
         RedisKeys keys = keys(key);
         return grant(TAKE_OVER, token -> AcquireResult.acquired(token.toLong()), key, owner, 2, keys.lock(),
@@ -164,6 +156,20 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
+    public Uni<Boolean> takeBack(String key, String owner) {
+        RedisKeys keys = keys(key);
+        return LEAVE.run(pipeline, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
+                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
+    }
+
+    @Override
+    public Uni<Boolean> release(String key, String owner) {
+        RedisKeys keys = keys(key);
+        return RELEASE.run(pipeline, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
+                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
+    }
+
+    @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
         return RENEW.run(pipeline, 1, keys(key).lock(), owner, Long.toString(leaseMillis)).map(RedisLockStore::isOne);
     }
@@ -174,12 +180,16 @@ public final class RedisLockStore implements LockStore {
                 .map(value -> value != null && owner.equals(value.toString()));
     }
 
-    /**
-     * Checks, where the server allows {@code CONFIG GET}, that it never evicts keys ({@link RedisEvictionPolicy}).
-     */
     @Override
-    public void start() {
-        RedisEvictionPolicy.check(pipeline);
+    public AutoCloseable watchReleases(ReleaseListener listener) {
+        if (releaseChannel.isEmpty()) {
+            return LockStore.super.watchReleases(listener);
+        }
+        // with replicas to wait for, a hand-over only wakes the waiter, which asks the store itself
+        RedisReleaseWatch subscriber = new RedisReleaseWatch(vertx, redis,
+                List.of(releaseChannel, handOverChannel), listener, replicas.replicas() > 0);
+        subscriber.start();
+        return subscriber;
     }
 
     @Override
@@ -193,23 +203,19 @@ public final class RedisLockStore implements LockStore {
     }
 
     /**
+     * Checks, where the server allows {@code CONFIG GET}, that it never evicts keys ({@link RedisEvictionPolicy}).
+     */
+    @Override
+    public void start() {
+        RedisEvictionPolicy.check(pipeline);
+    }
+
+    /**
      * Closes the connection that carries the lock commands.
      */
     @Override
     public void close() {
         pipeline.close();
-    }
-
-    @Override
-    public AutoCloseable watchReleases(ReleaseListener listener) {
-        if (releaseChannel.isEmpty()) {
-            return LockStore.super.watchReleases(listener);
-        }
-        // with replicas to wait for, a hand-over only wakes the waiter, which asks the store itself
-        RedisReleaseWatch subscriber = new RedisReleaseWatch(vertx, redis,
-                List.of(releaseChannel, handOverChannel), listener, replicas.replicas() > 0);
-        subscriber.start();
-        return subscriber;
     }
 
     /**
