@@ -7,6 +7,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
@@ -20,7 +21,7 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
 
 /**
- * JUnit extension for the Redis store's break and fault tests: a real redis-server and a Vert.x instance for each
+ * JUnit extension for the Redis store's fault tests: a real redis-server and a Vert.x instance for each
  * test, {@link RedisLockStore}s on them (straight to the server, or through a proxy the test puts in between), and
  * registries whose scripts are loaded before the test goes on. After the test it closes the registries and whatever
  * the test {@linkplain #closeAfterEach(AutoCloseable) handed it} (last first), then Vert.x, then the server.
@@ -92,6 +93,43 @@ final class RedisLocks extends RegistryFixture {
     }
 
     /** @return what Redis holds for the lock {@code key}: "key in Redis: :1, PTTL :29996" */
+    /**
+     * Asserts that another handle acquires {@code key} within 5 s, which it cannot while an acquisition nobody tracks
+     * holds it.
+     *
+     * @param history what the test did and saw, for the failure's description
+     */
+    void assertAcquirableSoon(DefaultLockRegistry registry, String key, String history) throws IOException {
+        ReactiveDistributedLock other = registry.obtain(key);
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        boolean acquired = false;
+        while (!acquired && System.nanoTime() < deadline) {
+            acquired = await(other.acquireOnce().onFailure(LockException.class).recoverWithItem(false));
+            if (!acquired) {
+                sleep(50);
+            }
+        }
+        assertThat(acquired).as("%s; 5 s later the lock was still held (%s)", history, keyInRedis(key)).isTrue();
+    }
+
+    /** Blocks until Redis holds {@code key}. */
+    void awaitHeld(String key) throws IOException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!":1".equals(server.send("EXISTS lock:{" + key + "}"))) {
+            assertThat(System.nanoTime()).as("acquired").isLessThan(deadline);
+            sleep(20);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     String keyInRedis(String key) throws IOException {
         return "key in Redis: " + server.send("EXISTS lock:{" + key + "}") + ", PTTL "
                 + server.send("PTTL lock:{" + key + "}");
