@@ -66,12 +66,9 @@ final class MongoLockDocuments {
     }
 
     /**
-     * For a command without upsert ({@code $expr} is refused in the query of an upsert).
-     *
-     * @param id the document id
-     * @param owner the owner id asking
-     * @return matches the lock when nobody holds it (released, or its lease ran out) and {@code owner} may take it:
-     *         nobody is in line before it, or the first in line lapsed
+     * Matches the lock when nobody holds it (released, or its lease ran out) and {@code owner} may take it: nobody is
+     * in line before it, or the first in line lapsed. For a command without upsert ({@code $expr} is refused in the
+     * query of an upsert).
      */
     static Document acquirableBy(String id, String owner) {
         Document expired = new Document(LEASE_MILLIS, new Document("$gt", LockStore.NO_EXPIRY))
@@ -85,42 +82,25 @@ final class MongoLockDocuments {
     }
 
     /**
-     * For the upsert that creates a lock document: free of {@code $expr}, and matching no existing lock document
-     * (each has a token), so that the upsert either inserts a new, granted lock or fails with a duplicate key.
-     *
-     * @param id the document id
-     * @return matches the lock document only if it does not exist yet
+     * Matches the lock document only if it does not exist yet. For the upsert that creates a lock document: free of
+     * {@code $expr}, and matching no existing lock document (each has a token), so that the upsert either inserts a
+     * new, granted lock or fails with a duplicate key.
      */
     static Document absent(String id) {
         return new Document(ID, id).append(TOKEN, new Document("$exists", false));
     }
 
-    /**
-     * For a command without upsert.
-     *
-     * @param id the document id
-     * @param owner the owner id
-     * @return matches the lock when {@code owner} holds it and its lease has not run out
-     */
+    /** Matches the lock when {@code owner} holds it and its lease has not run out. For a command without upsert. */
     static Document heldBy(String id, String owner) {
         return new Document(ID, id).append(OWNER, owner).append("$or", RUNNING_LEASE);
     }
 
-    /**
-     * For a command without upsert.
-     *
-     * @param id the document id
-     * @return matches the lock when anybody holds it and its lease has not run out
-     */
+    /** Matches the lock when anybody holds it and its lease has not run out. For a command without upsert. */
     static Document held(String id) {
         return new Document(ID, id).append(OWNER, new Document("$ne", null)).append("$or", RUNNING_LEASE);
     }
 
-    /**
-     * @param id the document id
-     * @param owner the owner id
-     * @return matches the lock when {@code owner} is its holder, whether or not its lease ran out
-     */
+    /** Matches the lock when {@code owner} is its holder, whether or not its lease ran out. */
     static Document ownedBy(String id, String owner) {
         return new Document(ID, id).append(OWNER, owner);
     }
@@ -149,9 +129,7 @@ final class MongoLockDocuments {
                 .append("$pull", new Document(LINE, new Document(OWNER, owner)));
     }
 
-    /**
-     * @return the update that frees the lock and keeps its fencing counter and its line
-     */
+    /** The update that frees the lock and keeps its fencing counter and its line. */
     static Document release() {
         return new Document("$unset", new Document(OWNER, "").append(GRANT, "").append(LEASE_MILLIS, "")
                 .append(LEASE_STARTED_AT, ""))
@@ -166,65 +144,42 @@ final class MongoLockDocuments {
         return release().append("$pull", new Document(LINE, new Document(OWNER, owner)));
     }
 
-    /**
-     * @param leaseMillis the new lease
-     * @return the update that restarts the lease now
-     */
+    /** The update that restarts the lease now. */
     static Document renewal(long leaseMillis) {
         return new Document("$set", new Document(LEASE_MILLIS, leaseMillis))
                 .append("$currentDate", new Document(LEASE_STARTED_AT, true));
     }
 
-    /**
-     * @param id the document id
-     * @param owner the waiter
-     * @return matches the lock when {@code owner} is in its line
-     */
+    /** Matches the lock when {@code owner} is in its line. */
     static Document inLine(String id, String owner) {
         return new Document(ID, id).append(LINE + "." + OWNER, owner);
     }
 
-    /**
-     * @param id the document id
-     * @param owner the waiter
-     * @return matches the lock when {@code owner} is not in its line
-     */
+    /** Matches the lock when {@code owner} is not in its line. */
     static Document notInLine(String id, String owner) {
         return new Document(ID, id).append(LINE + "." + OWNER, new Document("$ne", owner));
     }
 
-    /**
-     * @return the update that keeps the place of the waiter matched by {@link #inLine}: seen now, by the server
-     */
+    /** The update that keeps the place of the waiter matched by {@link #inLine}: seen now, by the server. */
     static Document placeKept() {
         return new Document("$currentDate", new Document(LINE + ".$." + SEEN_AT, true));
     }
 
-    /**
-     * @param owner the waiter
-     * @return the update that puts {@code owner} at the end of the line, {@link #NEVER_SEEN} until its next visit
-     */
+    /** The update that puts {@code owner} at the end of the line, {@link #NEVER_SEEN} until its next visit. */
     static Document joinLine(String owner) {
         return new Document("$push", new Document(LINE, new Document(OWNER, owner).append(SEEN_AT, NEVER_SEEN)));
     }
 
     /**
-     * For a command without upsert.
-     *
-     * @param id the document id
-     * @param owner the first waiter
-     * @return matches the lock when {@code owner} is first in its line and was not seen for
-     *         {@link LockStore#PLACE_MILLIS}
+     * Matches the lock when {@code owner} is first in its line and was not seen for {@link LockStore#PLACE_MILLIS}. For
+     * a command without upsert.
      */
     static Document lapsedFirst(String id, String owner) {
         return new Document(ID, id).append(LINE + ".0." + OWNER, owner).append("$expr",
                 FIRST_IN_LINE_LAPSED.get("$expr"));
     }
 
-    /**
-     * @param owner the waiter
-     * @return the update that takes that waiter out of the line
-     */
+    /** The update that takes that waiter out of the line. */
     static Document leaveLine(String owner) {
         return new Document("$pull", new Document(LINE, new Document(OWNER, owner)));
     }

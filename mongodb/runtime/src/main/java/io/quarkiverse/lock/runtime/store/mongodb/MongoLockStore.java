@@ -36,6 +36,7 @@ import io.vertx.core.Vertx;
  * that accepts it).
  */
 public final class MongoLockStore implements LockStore {
+
     private static final Logger LOG = Logger.getLogger(MongoLockStore.class);
 
     private final Vertx vertx;
@@ -46,9 +47,7 @@ public final class MongoLockStore implements LockStore {
     private final MongoReleaseAnnouncements announcements;
     private final MongoGrants grants;
     private final MongoLine line;
-
     private final OrderedPerKey ordered = new OrderedPerKey();
-
     private volatile boolean announcing;
 
     /**

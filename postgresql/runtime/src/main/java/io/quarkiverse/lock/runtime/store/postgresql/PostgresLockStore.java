@@ -36,25 +36,21 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * ({@link PostgresSchema}).
  */
 public final class PostgresLockStore implements LockStore {
-    private static final Logger LOG = Logger.getLogger(PostgresLockStore.class);
 
+    private static final Logger LOG = Logger.getLogger(PostgresLockStore.class);
     /** Leases longer than a century are kept until released: the database's timestamps end in the year 294276. */
     private static final long LONGEST_LEASE_MILLIS = Duration.ofDays(36_500).toMillis();
-
     private static final int SWEEP_ROWS = 1000;
+
     private final Vertx vertx;
     private final Pool pool;
     private final PostgresLockStoreSettings settings;
     private final PostgresStatements statements;
     private final PostgresSchema schema;
-
     private final OrderedPerKey ordered = new OrderedPerKey();
-
     private final String channel;
     private final long sweepEveryMillis;
-
     private final AtomicBoolean sweeping = new AtomicBoolean();
-
     /** The sweep's periodic timer while started, or -1. */
     private volatile long sweepTimer = -1;
 
@@ -221,9 +217,7 @@ public final class PostgresLockStore implements LockStore {
         return ordered.run(key, statement);
     }
 
-    /**
-     * @return how many keys have a statement running or waiting in this instance
-     */
+    /** How many keys have a statement running or waiting in this instance. */
     int busyKeys() {
         return ordered.busyKeys();
     }

@@ -66,10 +66,7 @@ final class RedisCommandPipeline {
         this.writer = new WriterLoop(vertx, this::writeQueued);
     }
 
-    /**
-     * @param request the command
-     * @return its reply; cancelling before the command was sent keeps it from being sent
-     */
+    /** Sends a command; cancelling the reply before the command was sent keeps it from being sent. */
     Uni<Response> send(Request request) {
         return Uni.createFrom().<List<Response>> emitter(emitter -> enqueue(List.of(request), emitter))
                 .map(replies -> replies.get(0));
@@ -77,10 +74,8 @@ final class RedisCommandPipeline {
 
     /**
      * Sends commands together on one connection, one after the other with nothing between them: for a command whose
-     * meaning depends on the connection it runs on, such as {@code WAIT} after the write it waits for.
-     *
-     * @param requests the commands
-     * @return their replies, in order; fails with the first error reply
+     * meaning depends on the connection it runs on, such as {@code WAIT} after the write it waits for. The replies
+     * come in order; the first error reply fails them all.
      */
     Uni<List<Response>> sendTogether(List<Request> requests) {
         return Uni.createFrom().emitter(emitter -> enqueue(requests, emitter));
@@ -187,9 +182,7 @@ final class RedisCommandPipeline {
         writer.request();
     }
 
-    /**
-     * @return the context whose event loop writes every command
-     */
+    /** The context whose event loop writes every command. */
     Context writer() {
         return writer.context();
     }

@@ -49,12 +49,12 @@ final class RedisLink {
         this.scripts = scripts;
     }
 
-    /** @return when the link began opening, in {@link System#nanoTime()} */
+    /** When the link began opening, in {@link System#nanoTime()}. */
     long openedNanos() {
         return openedNanos;
     }
 
-    /** @return the connection once it may carry lock commands, else {@code null} */
+    /** The connection once it may carry lock commands, else {@code null}. */
     synchronized RedisConnection readyConnection() {
         return ready ? connection : null;
     }

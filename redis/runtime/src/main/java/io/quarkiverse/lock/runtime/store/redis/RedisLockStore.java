@@ -18,23 +18,22 @@ import io.vertx.redis.client.ResponseType;
 
 /**
  * A store on Redis: one key per held lock, written and deleted by Lua scripts so each operation is one atomic round
- * trip. All its commands share one pipelined connection ({@link RedisCommandPipeline}).
+ * trip, all over one pipelined connection ({@link RedisCommandPipeline}).
  * <p>
- * A lock's Redis keys are described in {@link RedisKeys}: the lock (value: the owner id of the acquisition that holds
- * it, with the lease as the key's expiry), its fencing counter, and its line of waiting instances (a sorted set by
- * arrival, and each waiter's place: when it lapses, and the lease it asks for), all in one hash slot. A free lock goes
- * to the first in line, so no instance starves, and a release hands it straight to that waiter, whose instance learns
- * it without asking again from a pub/sub channel of its own, {@code <prefix>released:<instance id>} (classic pub/sub
- * reaches every node of a cluster): each hand-over reaches one instance, however many wait. Plain releases, when
- * nobody is in line, are announced to every instance on {@code <prefix>released}. The line exists only while someone waits. The
- * counter outlives a release for the configured fencing
- * retention, then expires: a released key costs one small string for that long, and nothing after.
+ * A lock's keys ({@link RedisKeys}) share one hash slot: the lock (the holder's owner id, the lease as its expiry),
+ * its fencing counter, and its line of waiting instances. A free lock goes to the first in line, so no instance
+ * starves, and a release hands it straight to that waiter, whose instance learns it from a pub/sub channel of its
+ * own, {@code <prefix>released:<instance id>}: each hand-over reaches one instance, however many wait. A release with
+ * nobody in line is announced to every instance on {@code <prefix>released}. The line exists only while someone
+ * waits; the counter outlives a release for the fencing retention, so a released key costs one small string for that
+ * long and nothing after.
  * <p>
  * When acquisitions must reach replicas ({@code quarkus.lock.redis.wait-replicas}), a hand-over message only wakes the
- * waiter, which then asks the store and waits for the replicas like any other acquisition; so no acquisition counts
- * before the replicas have it.
+ * waiter, which asks the store and waits for the replicas like any acquisition: none counts before the replicas have
+ * it.
  */
 public final class RedisLockStore implements LockStore {
+
     /**
      * Where the Lua scripts are, as a classpath resource folder; native images must include it. A compile-time
      * constant, so the build step that registers it does not load this class.
@@ -42,20 +41,13 @@ public final class RedisLockStore implements LockStore {
     public static final String SCRIPT_FOLDER = "META-INF/quarkus-lock/redis";
 
     static final RedisScript ACQUIRE = RedisScript.loadWithFunctions("acquire.lua");
-
     static final RedisScript RELEASE = RedisScript.loadWithFunctions("release.lua");
-
     static final RedisScript RENEW = RedisScript.load("renew.lua");
-
     static final RedisScript LEAVE = RedisScript.loadWithFunctions("leave.lua");
-
     static final RedisScript TAKE_OVER = RedisScript.loadWithFunctions("takeover.lua");
-
     static final RedisScript FORCE_RELEASE = RedisScript.loadWithFunctions("forcerelease.lua");
-
     private static final String ONE_TRY = "0";
     private static final String IN_LINE = "1";
-
     /** {@link LockStore#PLACE_MILLIS} as the acquire script's argument. */
     private static final String PLACE_ARG = Long.toString(PLACE_MILLIS);
 

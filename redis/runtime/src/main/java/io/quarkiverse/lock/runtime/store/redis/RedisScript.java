@@ -83,7 +83,8 @@ final class RedisScript {
      * @param keysAndArgs the keys, then the arguments
      * @return the script's reply and the next command's
      */
-    Uni<List<Response>> runFollowedBy(RedisCommandPipeline pipeline, Supplier<Request> next, int keys, String... keysAndArgs) {
+    Uni<List<Response>> runFollowedBy(RedisCommandPipeline pipeline, Supplier<Request> next, int keys,
+            String... keysAndArgs) {
         return pipeline.sendTogether(List.of(request(Command.EVALSHA, sha1, keys, keysAndArgs), next.get()))
                 .onFailure(RedisScript::isNoScript)
                 .recoverWithUni(() -> pipeline.sendTogether(
@@ -95,8 +96,8 @@ final class RedisScript {
     }
 
     /**
-     * @return {@code SCRIPT LOAD} of this script, which a new connection sends before any lock command, so calls by
-     *         SHA-1 find the script on the server they reach
+     * {@code SCRIPT LOAD} of this script, which a new connection sends before any lock command, so calls by SHA-1 find
+     * the script on the server they reach.
      */
     Request loadRequest() {
         return Request.cmd(Command.SCRIPT).arg("LOAD").arg(source);

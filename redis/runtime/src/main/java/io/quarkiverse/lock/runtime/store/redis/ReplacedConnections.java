@@ -11,7 +11,6 @@ final class ReplacedConnections {
 
     private final Set<Long> ids = new LinkedHashSet<>();
 
-    /** @param id the server id of a connection given up */
     synchronized void add(long id) {
         ids.add(id);
     }
@@ -21,7 +20,7 @@ final class ReplacedConnections {
         ids.remove(id);
     }
 
-    /** @return the ids to kill now */
+    /** The ids to kill now. */
     synchronized Set<Long> toKill() {
         return Set.copyOf(ids);
     }

@@ -71,9 +71,7 @@ final class WriterLoop {
         }
     }
 
-    /**
-     * @return the context whose event loop writes
-     */
+    /** The context whose event loop writes. */
     Context context() {
         return context;
     }
