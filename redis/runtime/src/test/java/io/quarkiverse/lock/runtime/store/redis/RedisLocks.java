@@ -7,13 +7,13 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.registry.RegistryFixture;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
 import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
@@ -94,22 +94,18 @@ final class RedisLocks extends RegistryFixture {
 
     /** @return what Redis holds for the lock {@code key}: "key in Redis: :1, PTTL :29996" */
     /**
-     * Asserts that another handle acquires {@code key} within 5 s, which it cannot while an acquisition nobody tracks
-     * holds it.
+     * Asserts that another handle acquires {@code key} soon, which it cannot while an acquisition nobody tracks holds
+     * it.
      *
      * @param history what the test did and saw, for the failure's description
      */
     void assertAcquirableSoon(DefaultLockRegistry registry, String key, String history) throws IOException {
-        ReactiveDistributedLock other = registry.obtain(key);
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        boolean acquired = false;
-        while (!acquired && System.nanoTime() < deadline) {
-            acquired = await(other.acquireOnce().onFailure(LockException.class).recoverWithItem(false));
-            if (!acquired) {
-                sleep(50);
-            }
+        try {
+            RegistryFixture.assertAcquirableSoon(registry, key);
+        } catch (AssertionError e) {
+            throw new AssertionError(history + "; then the lock stayed held (" + keyInRedis(key) + "): "
+                    + e.getMessage(), e);
         }
-        assertThat(acquired).as("%s; 5 s later the lock was still held (%s)", history, keyInRedis(key)).isTrue();
     }
 
     /** Blocks until Redis holds {@code key}. */
@@ -117,16 +113,7 @@ final class RedisLocks extends RegistryFixture {
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         while (!":1".equals(server.send("EXISTS lock:{" + key + "}"))) {
             assertThat(System.nanoTime()).as("acquired").isLessThan(deadline);
-            sleep(20);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+            Pause.sleep(20);
         }
     }
 
