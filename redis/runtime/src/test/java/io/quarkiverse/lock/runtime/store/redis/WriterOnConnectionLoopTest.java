@@ -20,9 +20,10 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
 
 /**
- * The Vert.x Redis client opens its connections on the event loop of the context it was created on. The channel's
+ * The Vert.x Redis client opens its connections on the event loop of the context it was created on. The pipeline's
  * writer moves to that loop once its connection is ready: written on another loop, each command crossed threads twice
- * (the write queued to the connection's loop, the reply queued back), which halved the uncontended throughput.
+ * (the write queued to the connection's loop, the reply queued back), which halved the uncontended throughput. This
+ * test fails when a Vert.x or Quarkus upgrade breaks {@link ConnectionLoop}'s reflection on their private classes.
  */
 class WriterOnConnectionLoopTest {
 
