@@ -73,7 +73,7 @@ record PostgresBenchmarks(Vertx vertx, LockSettings settings, BenchSettings benc
 
     private LockStore store(Pool pool) {
         return new PostgresLockStore(vertx, pool, new PostgresLockStoreSettings(TABLE, settings.keyPrefix(), false,
-                true, Duration.ofHours(1)), settings.operationTimeout());
+                true, Duration.ofHours(1), settings.operationTimeout()));
     }
 
     private void uncontended(Report report, LockLibrary ours, LockLibrary spring, LockLibrary shedLock) {

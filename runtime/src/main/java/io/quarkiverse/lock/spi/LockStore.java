@@ -17,6 +17,13 @@ public interface LockStore {
     long NO_EXPIRY = 0;
 
     /**
+     * How long a waiter keeps its place in a store's line without asking again, in milliseconds. The core's waiters
+     * ask far more often (at most every 250 ms), so only a waiter that gave up without saying so, or whose instance
+     * died, loses its place, and the next waiter then waits this long at most.
+     */
+    long PLACE_MILLIS = 1000;
+
+    /**
      * @return a short name of the store for messages, such as {@code redis}
      */
     String name();

@@ -37,7 +37,7 @@ class PostgresLockStoreTckTest extends LockStoreTck {
     @Override
     public LockStore newStore() {
         return new PostgresLockStore(vertx(), pool, new PostgresLockStoreSettings(TABLE, settings().keyPrefix(), false,
-                true, Duration.ofHours(1)), settings().operationTimeout());
+                true, Duration.ofHours(1), settings().operationTimeout()));
     }
 
     @Override

@@ -56,8 +56,8 @@ class PostgresReleaseWatchTest {
     void aWaiterThatNeverPollsIsWokenAfterItsListenConnectionWasEnded() throws Exception {
         PostgresServer server = PostgresServer.shared();
         PostgresLockStore store = new PostgresLockStore(vertx, pool, new PostgresLockStoreSettings(
-                PostgresTable.parse(TABLE), settings.keyPrefix(), false, true, Duration.ofHours(1)),
-                settings.operationTimeout());
+                PostgresTable.parse(TABLE), settings.keyPrefix(), false, true, Duration.ofHours(1),
+                settings.operationTimeout()));
         DefaultLockRegistry other = new DefaultLockRegistry(store, settings, new BackoffWaitStrategy(vertx, HOUR, HOUR),
                 new LocalLockStates(), vertx);
         other.start();

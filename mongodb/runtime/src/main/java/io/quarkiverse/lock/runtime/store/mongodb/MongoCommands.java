@@ -22,8 +22,9 @@ import mutiny.zero.flow.adapters.AdaptersToFlow;
  * <p>
  * The bound is the driver's, not only the caller's: a command on a connection that stopped answering (a half-open
  * TCP connection, a server that hangs) fails when its time is up and the driver closes that connection, so the next
- * operation on the same lock, which waits for this one (see {@link OrderedPerKey}), does not wait for ever.
- * Outcomes resume on the Vert.x context the command was sent from, as the Quarkus client's own methods do.
+ * operation on the same lock, which waits for this one to end ({@link io.quarkiverse.lock.spi.OrderedPerKey}), does
+ * not wait for ever. Outcomes resume on the Vert.x context the command was sent from, as the Quarkus client's own
+ * methods do.
  */
 final class MongoCommands {
 

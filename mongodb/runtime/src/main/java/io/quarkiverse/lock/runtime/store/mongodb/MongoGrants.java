@@ -54,34 +54,19 @@ final class MongoGrants {
         this.announceRelease = announceRelease;
     }
 
-    /**
-     * @param id the lock document's id
-     * @param owner the owner asking
-     * @param leaseMillis the lease
-     * @return acquired with the new token, or held by another owner (remaining lease unknown)
-     */
+    /** Acquired with the new token, or held by another owner (remaining lease unknown). */
     Uni<AcquireResult> attempt(String id, String owner, long leaseMillis) {
         return ifFree(id, owner, leaseMillis)
                 .flatMap(result -> result.acquired() ? Uni.createFrom().item(result)
                         : create(id, owner, leaseMillis));
     }
 
-    /**
-     * @param id the lock document's id
-     * @param owner the owner asking
-     * @param leaseMillis the lease
-     * @return acquired with the new token if the lock was free for {@code owner}, else held by another owner
-     */
+    /** Acquired with the new token if the lock was free for {@code owner}, else held by another owner. */
     Uni<AcquireResult> ifFree(String id, String owner, long leaseMillis) {
         return grant(MongoLockDocuments.acquirableBy(id, owner), false, id, owner, leaseMillis);
     }
 
-    /**
-     * @param id the lock document's id
-     * @param owner the owner asking
-     * @param leaseMillis the lease
-     * @return acquired with the first token if there was no lock document, else held by another owner
-     */
+    /** Acquired with the first token if there was no lock document, else held by another owner. */
     Uni<AcquireResult> create(String id, String owner, long leaseMillis) {
         return grant(MongoLockDocuments.absent(id), true, id, owner, leaseMillis)
                 .onFailure(MongoGrants::isDuplicateKey).recoverWithItem(() -> AcquireResult.heldByAnother(-1));
@@ -138,10 +123,7 @@ final class MongoGrants {
                 });
     }
 
-    /**
-     * @param failure a command's failure
-     * @return {@code true} if it is a duplicate key error: the command wrote nothing
-     */
+    /** {@code true} if it is a duplicate key error: the command wrote nothing. */
     static boolean isDuplicateKey(Throwable failure) {
         int code = failure instanceof MongoServerException server ? server.getCode()
                 : failure instanceof MongoWriteFailure write ? write.code() : -1;

@@ -4,7 +4,6 @@ import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LEASE
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LEASE_STARTED_AT;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LINE;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.OWNER;
-import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.PLACE_MILLIS;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.SEEN_AT;
 
 import java.util.Date;
@@ -31,10 +30,6 @@ final class MongoLine {
     private final MongoCommands commands;
     private final String collection;
 
-    /**
-     * @param commands where to send the commands
-     * @param collection the lock collection
-     */
     MongoLine(MongoCommands commands, String collection) {
         this.commands = commands;
         this.collection = collection;
@@ -55,22 +50,15 @@ final class MongoLine {
     /**
      * Keeps the waiter's place in line, joining at the end if it has none, and takes out a first waiter whose place
      * lapsed. The server's time of this visit is the waiter's new {@code seenAt}, which also tells whether the lock is
-     * free now.
-     *
-     * @param id the lock document's id
-     * @param owner the waiter
-     * @return what the visit found
+     * free now. Returns what the visit found.
      */
     Uni<Visit> visit(String id, String owner) {
         return keepPlace(id, owner, true);
     }
 
     /**
-     * Takes a waiter out of the line.
-     *
-     * @param id the lock document's id
-     * @param owner the waiter
-     * @return the lock document as it was before (its owner and line), or {@code null} if the waiter was not in line
+     * Takes a waiter out of the line. Returns the lock document as it was before (its owner and line), or {@code null}
+     * if the waiter was not in line.
      */
     Uni<Document> leave(String id, String owner) {
         Document command = MongoCommands.findAndModify(collection, MongoLockDocuments.inLine(id, owner),
@@ -115,7 +103,7 @@ final class MongoLine {
         if (owner.equals(firstOwner)) {
             return Uni.createFrom().item(new Visit(free, false, hint));
         }
-        if (first.getDate(SEEN_AT).getTime() + PLACE_MILLIS >= now.getTime()) {
+        if (first.getDate(SEEN_AT).getTime() + LockStore.PLACE_MILLIS >= now.getTime()) {
             return Uni.createFrom().item(new Visit(false, false, hint));
         }
         // The server checks the lapse again, by its clock, as it takes the first waiter out.
@@ -125,10 +113,8 @@ final class MongoLine {
     }
 
     /**
-     * @param lock the lock document
-     * @param now the server's time
-     * @return how long the holder's lease still runs at {@code now}: 0 when the lock is free, a very long time when it
-     *         is held until released
+     * How long the holder's lease still runs at {@code now}: 0 when the lock is free, a very long time when it is held
+     * until released.
      */
     private static long holderRemainingMillis(Document lock, Date now) {
         if (lock.get(OWNER) == null) {

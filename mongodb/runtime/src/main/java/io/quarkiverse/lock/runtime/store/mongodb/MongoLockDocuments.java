@@ -28,8 +28,8 @@ import io.quarkiverse.lock.spi.LockStore;
  * {@code leaseStartedAt + leaseMillis} passes {@code $$NOW}, and a waiter's {@code seenAt} is the server's time of its
  * last visit. A waiter joins the line with {@code seenAt} 1970-01-01 (never seen), which its next command replaces by
  * the server's time; so no client clock ever decides a lease or a place. A free lock goes to the first waiter in
- * {@code line}, or to anyone when the line is empty or its first waiter has not been seen for {@link #PLACE_MILLIS}
- * (it gave up or died).
+ * {@code line}, or to anyone when the line is empty or its first waiter has not been seen for
+ * {@link LockStore#PLACE_MILLIS} (it gave up or died).
  * <p>
  * Every update is made of classic update operators and every filter that an upsert uses is free of {@code $expr}, so
  * that the commands run on every MongoDB version from 5.0 (and on the test emulator, which has no update pipelines).
@@ -48,11 +48,6 @@ final class MongoLockDocuments {
     static final String SEEN_AT = "seenAt";
     /** The index on {@link #OWNER}, sparse: released documents have no owner. */
     static final String OWNER_INDEX = "quarkus_lock_owner";
-    /**
-     * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms (and at every
-     * release they hear of), so only a waiter that gave up without saying so, or whose instance died, loses its place.
-     */
-    static final long PLACE_MILLIS = 1000;
     /** The {@code seenAt} of a waiter that joined the line and was not seen by the server yet. */
     static final Date NEVER_SEEN = new Date(0);
 
@@ -60,7 +55,7 @@ final class MongoLockDocuments {
             "$" + LEASE_MILLIS));
     private static final Document FIRST_IN_LINE_LAPSED = new Document("$expr", new Document("$lt", List.of(
             new Document("$add", List.of(new Document("$arrayElemAt", List.of("$" + LINE + "." + SEEN_AT, 0)),
-                    PLACE_MILLIS)),
+                    LockStore.PLACE_MILLIS)),
             "$$NOW")));
 
     private static final List<Document> RUNNING_LEASE = List.of(
@@ -71,12 +66,9 @@ final class MongoLockDocuments {
     }
 
     /**
-     * For a command without upsert ({@code $expr} is refused in the query of an upsert).
-     *
-     * @param id the document id
-     * @param owner the owner id asking
-     * @return matches the lock when nobody holds it (released, or its lease ran out) and {@code owner} may take it:
-     *         nobody is in line before it, or the first in line lapsed
+     * Matches the lock when nobody holds it (released, or its lease ran out) and {@code owner} may take it: nobody is
+     * in line before it, or the first in line lapsed. For a command without upsert ({@code $expr} is refused in the
+     * query of an upsert).
      */
     static Document acquirableBy(String id, String owner) {
         Document expired = new Document(LEASE_MILLIS, new Document("$gt", LockStore.NO_EXPIRY))
@@ -90,42 +82,25 @@ final class MongoLockDocuments {
     }
 
     /**
-     * For the upsert that creates a lock document: free of {@code $expr}, and matching no existing lock document
-     * (each has a token), so that the upsert either inserts a new, granted lock or fails with a duplicate key.
-     *
-     * @param id the document id
-     * @return matches the lock document only if it does not exist yet
+     * Matches the lock document only if it does not exist yet. For the upsert that creates a lock document: free of
+     * {@code $expr}, and matching no existing lock document (each has a token), so that the upsert either inserts a
+     * new, granted lock or fails with a duplicate key.
      */
     static Document absent(String id) {
         return new Document(ID, id).append(TOKEN, new Document("$exists", false));
     }
 
-    /**
-     * For a command without upsert.
-     *
-     * @param id the document id
-     * @param owner the owner id
-     * @return matches the lock when {@code owner} holds it and its lease has not run out
-     */
+    /** Matches the lock when {@code owner} holds it and its lease has not run out. For a command without upsert. */
     static Document heldBy(String id, String owner) {
         return new Document(ID, id).append(OWNER, owner).append("$or", RUNNING_LEASE);
     }
 
-    /**
-     * For a command without upsert.
-     *
-     * @param id the document id
-     * @return matches the lock when anybody holds it and its lease has not run out
-     */
+    /** Matches the lock when anybody holds it and its lease has not run out. For a command without upsert. */
     static Document held(String id) {
         return new Document(ID, id).append(OWNER, new Document("$ne", null)).append("$or", RUNNING_LEASE);
     }
 
-    /**
-     * @param id the document id
-     * @param owner the owner id
-     * @return matches the lock when {@code owner} is its holder, whether or not its lease ran out
-     */
+    /** Matches the lock when {@code owner} is its holder, whether or not its lease ran out. */
     static Document ownedBy(String id, String owner) {
         return new Document(ID, id).append(OWNER, owner);
     }
@@ -154,9 +129,7 @@ final class MongoLockDocuments {
                 .append("$pull", new Document(LINE, new Document(OWNER, owner)));
     }
 
-    /**
-     * @return the update that frees the lock and keeps its fencing counter and its line
-     */
+    /** The update that frees the lock and keeps its fencing counter and its line. */
     static Document release() {
         return new Document("$unset", new Document(OWNER, "").append(GRANT, "").append(LEASE_MILLIS, "")
                 .append(LEASE_STARTED_AT, ""))
@@ -171,64 +144,42 @@ final class MongoLockDocuments {
         return release().append("$pull", new Document(LINE, new Document(OWNER, owner)));
     }
 
-    /**
-     * @param leaseMillis the new lease
-     * @return the update that restarts the lease now
-     */
+    /** The update that restarts the lease now. */
     static Document renewal(long leaseMillis) {
         return new Document("$set", new Document(LEASE_MILLIS, leaseMillis))
                 .append("$currentDate", new Document(LEASE_STARTED_AT, true));
     }
 
-    /**
-     * @param id the document id
-     * @param owner the waiter
-     * @return matches the lock when {@code owner} is in its line
-     */
+    /** Matches the lock when {@code owner} is in its line. */
     static Document inLine(String id, String owner) {
         return new Document(ID, id).append(LINE + "." + OWNER, owner);
     }
 
-    /**
-     * @param id the document id
-     * @param owner the waiter
-     * @return matches the lock when {@code owner} is not in its line
-     */
+    /** Matches the lock when {@code owner} is not in its line. */
     static Document notInLine(String id, String owner) {
         return new Document(ID, id).append(LINE + "." + OWNER, new Document("$ne", owner));
     }
 
-    /**
-     * @return the update that keeps the place of the waiter matched by {@link #inLine}: seen now, by the server
-     */
+    /** The update that keeps the place of the waiter matched by {@link #inLine}: seen now, by the server. */
     static Document placeKept() {
         return new Document("$currentDate", new Document(LINE + ".$." + SEEN_AT, true));
     }
 
-    /**
-     * @param owner the waiter
-     * @return the update that puts {@code owner} at the end of the line, {@link #NEVER_SEEN} until its next visit
-     */
+    /** The update that puts {@code owner} at the end of the line, {@link #NEVER_SEEN} until its next visit. */
     static Document joinLine(String owner) {
         return new Document("$push", new Document(LINE, new Document(OWNER, owner).append(SEEN_AT, NEVER_SEEN)));
     }
 
     /**
-     * For a command without upsert.
-     *
-     * @param id the document id
-     * @param owner the first waiter
-     * @return matches the lock when {@code owner} is first in its line and was not seen for {@link #PLACE_MILLIS}
+     * Matches the lock when {@code owner} is first in its line and was not seen for {@link LockStore#PLACE_MILLIS}. For
+     * a command without upsert.
      */
     static Document lapsedFirst(String id, String owner) {
         return new Document(ID, id).append(LINE + ".0." + OWNER, owner).append("$expr",
                 FIRST_IN_LINE_LAPSED.get("$expr"));
     }
 
-    /**
-     * @param owner the waiter
-     * @return the update that takes that waiter out of the line
-     */
+    /** The update that takes that waiter out of the line. */
     static Document leaveLine(String owner) {
         return new Document("$pull", new Document(LINE, new Document(OWNER, owner)));
     }

@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.OrderedPerKey;
 import io.quarkiverse.lock.spi.ReleaseListener;
 import io.quarkus.mongodb.reactive.ReactiveMongoDatabase;
 import io.smallrye.mutiny.Uni;
@@ -72,51 +73,6 @@ public final class MongoLockStore implements LockStore {
     @Override
     public String name() {
         return NAME;
-    }
-
-    /**
-     * Checks a numeric write concern against the deployment, and creates the index on {@code owner} and the one that
-     * deletes idle release announcements, unless configured not to; creating an index that exists does nothing. Locks
-     * work without the indexes, so a failure to create them is logged, not thrown.
-     */
-    @Override
-    public void start() {
-        writeConcernCheck.start();
-        if (!settings.createIndexes()) {
-            return;
-        }
-        createIndex(settings.collection(), new Document("key", new Document(OWNER, 1)).append("name", OWNER_INDEX)
-                .append("sparse", true));
-        if (settings.releaseNotifications()) {
-            createIndex(announcements.collection(), MongoReleaseAnnouncements.ttlIndex());
-        }
-    }
-
-    private void createIndex(String target, Document index) {
-        commands.write(new Document("createIndexes", target).append("indexes", List.of(index))
-                .append("writeConcern", settings.writeConcern()))
-                .subscribe().with(
-                        reply -> LOG.debugf("Index %s of collection %s is in place", index.get("name"), target),
-                        failure -> LOG.warnf("Could not create the index %s of collection %s (locks work without "
-                                + "it; set quarkus.lock.mongodb.create-indexes=false if the database user may not "
-                                + "create indexes): %s", index.get("name"), target, failure.getMessage()));
-    }
-
-    @Override
-    public AutoCloseable watchReleases(ReleaseListener listener) {
-        if (!settings.releaseNotifications()) {
-            return () -> {
-            };
-        }
-        String prefix = settings.keyPrefix();
-        MongoReleaseWatch watch = new MongoReleaseWatch(vertx, database.getCollection(announcements.collection()),
-                announcements, id -> {
-                    if (id.startsWith(prefix)) {
-                        listener.released(id.substring(prefix.length()));
-                    }
-                }, listener::mayHaveMissed, available -> announcing = available);
-        watch.start();
-        return watch;
     }
 
     @Override
@@ -229,6 +185,23 @@ public final class MongoLockStore implements LockStore {
                 .map(reply -> !reply.get("cursor", Document.class).getList("firstBatch", Document.class).isEmpty());
     }
 
+    @Override
+    public AutoCloseable watchReleases(ReleaseListener listener) {
+        if (!settings.releaseNotifications()) {
+            return () -> {
+            };
+        }
+        String prefix = settings.keyPrefix();
+        MongoReleaseWatch watch = new MongoReleaseWatch(vertx, database.getCollection(announcements.collection()),
+                announcements, id -> {
+                    if (id.startsWith(prefix)) {
+                        listener.released(id.substring(prefix.length()));
+                    }
+                }, listener::mayHaveMissed, available -> announcing = available);
+        watch.start();
+        return watch;
+    }
+
     /**
      * Pings the server, and checks a numeric write concern against the deployment again.
      */
@@ -236,6 +209,34 @@ public final class MongoLockStore implements LockStore {
     public Uni<Void> ping() {
         return writeConcernCheck.recheck().flatMap(checked -> commands.read(new Document("ping", 1)))
                 .replaceWithVoid();
+    }
+
+    /**
+     * Checks a numeric write concern against the deployment, and creates the index on {@code owner} and the one that
+     * deletes idle release announcements, unless configured not to; creating an index that exists does nothing. Locks
+     * work without the indexes, so a failure to create them is logged, not thrown.
+     */
+    @Override
+    public void start() {
+        writeConcernCheck.start();
+        if (!settings.createIndexes()) {
+            return;
+        }
+        createIndex(settings.collection(), new Document("key", new Document(OWNER, 1)).append("name", OWNER_INDEX)
+                .append("sparse", true));
+        if (settings.releaseNotifications()) {
+            createIndex(announcements.collection(), MongoReleaseAnnouncements.ttlIndex());
+        }
+    }
+
+    private void createIndex(String target, Document index) {
+        commands.write(new Document("createIndexes", target).append("indexes", List.of(index))
+                .append("writeConcern", settings.writeConcern()))
+                .subscribe().with(
+                        reply -> LOG.debugf("Index %s of collection %s is in place", index.get("name"), target),
+                        failure -> LOG.warnf("Could not create the index %s of collection %s (locks work without "
+                                + "it; set quarkus.lock.mongodb.create-indexes=false if the database user may not "
+                                + "create indexes): %s", index.get("name"), target, failure.getMessage()));
     }
 
     /**

@@ -37,18 +37,12 @@ final class MongoReleaseAnnouncements {
     private final MongoCommands commands;
     private final String collection;
 
-    /**
-     * @param commands where to send the announcements
-     * @param collection the announcements collection, {@code <collection>.releases}
-     */
     MongoReleaseAnnouncements(MongoCommands commands, String collection) {
         this.commands = commands;
         this.collection = collection;
     }
 
-    /**
-     * @return the announcements collection's name
-     */
+    /** The announcements collection's name. */
     String collection() {
         return collection;
     }
@@ -65,17 +59,16 @@ final class MongoReleaseAnnouncements {
     }
 
     /**
-     * Changes the probe document, so that an open change stream on the collection reports a change.
-     *
-     * @return completes when the primary has it
+     * Completes when the primary has it. Changes the probe document, so that an open change stream on the collection
+     * reports a change.
      */
     Uni<Void> probe() {
         return touch(PROBE_ID);
     }
 
     /**
-     * @return the specification of the TTL index (unchanged since the first version of the store, since MongoDB
-     *         refuses an index of the same name with other options)
+     * The specification of the TTL index (unchanged since the first version of the store, since MongoDB refuses an
+     * index of the same name with other options).
      */
     static Document ttlIndex() {
         return new Document("key", new Document(AT, 1)).append("name", TTL_INDEX)

@@ -16,20 +16,12 @@ final class MongoWriteFailure extends RuntimeException {
         this.concern = concern;
     }
 
-    /**
-     * @param code the server's error code
-     * @param message the server's message
-     * @return a write that was refused
-     */
+    /** A write that was refused. */
     static MongoWriteFailure writeError(int code, String message) {
         return new MongoWriteFailure(code, message, false);
     }
 
-    /**
-     * @param code the server's error code
-     * @param message the server's message
-     * @return a write that was applied on the primary, but not acknowledged as the write concern asks
-     */
+    /** A write that was applied on the primary, but not acknowledged as the write concern asks. */
     static MongoWriteFailure concernError(int code, String message) {
         return new MongoWriteFailure(code, "write concern not satisfied (the write was applied on the primary): "
                 + message, true);
@@ -39,9 +31,7 @@ final class MongoWriteFailure extends RuntimeException {
         return code;
     }
 
-    /**
-     * @return {@code true} if the write was applied and only its acknowledgement failed
-     */
+    /** {@code true} if the write was applied and only its acknowledgement failed. */
     boolean concern() {
         return concern;
     }

@@ -56,18 +56,15 @@ final class WriteConcernCheck {
         }
     }
 
-    /**
-     * @return a failure naming the property when a check found the write concern unsatisfiable, else {@code null}
-     */
+    /** A failure naming the property when a check found the write concern unsatisfiable, else {@code null}. */
     IllegalStateException refusal() {
         String reason = refusal;
         return reason == null ? null : new IllegalStateException(reason);
     }
 
     /**
-     * Checks again (when the write concern needs checks), for the readiness check.
-     *
-     * @return completes when the write concern is satisfiable or could not be judged; fails when it is unsatisfiable
+     * Completes when the write concern is satisfiable or could not be judged; fails when it is unsatisfiable. Checks
+     * again (when the write concern needs checks), for the readiness check.
      */
     Uni<Void> recheck() {
         if (!needed) {

@@ -9,6 +9,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.OrderedPerKey;
 import io.quarkiverse.lock.spi.ReleaseListener;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -40,12 +41,6 @@ public final class PostgresLockStore implements LockStore {
     public static final String NAME = "postgresql";
 
     private static final Logger LOG = Logger.getLogger(PostgresLockStore.class);
-    /**
-     * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms (and at each
-     * hand-over they hear of), so only a waiter that gave up without saying so, or whose instance died, loses its
-     * place: the next waiter then waits this long at most.
-     */
-    static final long PLACE_MILLIS = 1000;
     /** Leases longer than a century are kept until released: the database's timestamps end in the year 294276. */
     private static final long LONGEST_LEASE_MILLIS = Duration.ofDays(36_500).toMillis();
     private static final int SWEEP_ROWS = 1000;
@@ -55,7 +50,6 @@ public final class PostgresLockStore implements LockStore {
     private final PostgresLockStoreSettings settings;
     private final PostgresStatements statements;
     private final PostgresSchema schema;
-    private final Duration operationTimeout;
     private final OrderedPerKey ordered = new OrderedPerKey();
     private final String channel;
     private final long sweepEveryMillis;
@@ -67,16 +61,13 @@ public final class PostgresLockStore implements LockStore {
      * @param vertx the Vert.x instance, for the release watch's timers
      * @param pool the datasource's pool
      * @param settings how the store works
-     * @param operationTimeout how long one operation may take ({@code quarkus.lock.operation-timeout}), for the release
-     *        watch's probes
      */
-    public PostgresLockStore(Vertx vertx, Pool pool, PostgresLockStoreSettings settings, Duration operationTimeout) {
+    public PostgresLockStore(Vertx vertx, Pool pool, PostgresLockStoreSettings settings) {
         this.vertx = vertx;
         this.pool = pool;
         this.settings = settings;
         this.statements = new PostgresStatements(settings.table());
         this.schema = new PostgresSchema(pool, statements, settings.createSchema());
-        this.operationTimeout = operationTimeout;
         this.channel = settings.releaseNotifications() ? settings.table().name() : null;
         this.sweepEveryMillis = Math.max(1_000, settings.freeRowRetention().toMillis() / 10);
     }
@@ -97,31 +88,10 @@ public final class PostgresLockStore implements LockStore {
         return NAME;
     }
 
-    /**
-     * Creates the lock table if it is missing and the store may ({@link PostgresSchema}); the first statements wait
-     * for it.
-     */
-    @Override
-    public void start() {
-        schema.ready().subscribe().with(ignored -> {
-        });
-        sweepTimer = vertx.setPeriodic(sweepEveryMillis, id -> sweep());
-    }
-
-    /** Stops the sweep. */
-    @Override
-    public void close() {
-        long timer = sweepTimer;
-        if (timer >= 0) {
-            vertx.cancelTimer(timer);
-            sweepTimer = -1;
-        }
-    }
-
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
         Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addLong(lease(leaseMillis))
-                .addBoolean(waiting).addLong(PLACE_MILLIS);
+                .addBoolean(waiting).addLong(LockStore.PLACE_MILLIS);
         return onRow(key, statements.acquire(), arguments).map(rows -> {
             if (rows.size() == 0) {
                 return AcquireResult.heldByAnother(-1);
@@ -177,6 +147,17 @@ public final class PostgresLockStore implements LockStore {
                 .map(rows -> rows.iterator().next().getBoolean(0));
     }
 
+    @Override
+    public AutoCloseable watchReleases(ReleaseListener listener) {
+        if (channel == null) {
+            return LockStore.super.watchReleases(listener);
+        }
+        PostgresReleaseWatch watch = new PostgresReleaseWatch(vertx, pool, channel, settings.keyPrefix(), listener,
+                settings.operationTimeout());
+        watch.start();
+        return watch;
+    }
+
     /**
      * Answers when the lock table can be read, so readiness is down while the table is missing too.
      */
@@ -185,15 +166,25 @@ public final class PostgresLockStore implements LockStore {
         return schema.ready().flatMap(ready -> pool.query(statements.ping()).execute()).replaceWithVoid();
     }
 
+    /**
+     * Creates the lock table if it is missing and the store may ({@link PostgresSchema}); the first statements wait
+     * for it.
+     */
     @Override
-    public AutoCloseable watchReleases(ReleaseListener listener) {
-        if (channel == null) {
-            return LockStore.super.watchReleases(listener);
+    public void start() {
+        schema.ready().subscribe().with(ignored -> {
+        });
+        sweepTimer = vertx.setPeriodic(sweepEveryMillis, id -> sweep());
+    }
+
+    /** Stops the sweep. */
+    @Override
+    public void close() {
+        long timer = sweepTimer;
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+            sweepTimer = -1;
         }
-        PostgresReleaseWatch watch = new PostgresReleaseWatch(vertx, pool, channel, settings.keyPrefix(), listener,
-                operationTimeout);
-        watch.start();
-        return watch;
     }
 
     /**
@@ -229,11 +220,9 @@ public final class PostgresLockStore implements LockStore {
         return ordered.run(key, statement);
     }
 
-    /**
-     * @return how many keys have a statement running or waiting in this instance
-     */
+    /** How many keys have a statement running or waiting in this instance. */
     int busyKeys() {
-        return ordered.busyRows();
+        return ordered.busyKeys();
     }
 
     private Buffer id(String key) {

@@ -40,28 +40,10 @@ public class PostgresLockStoreProducer {
      * @return the store
      * @throws ConfigurationException if the table name or the retention is invalid, or the datasource has no pool
      */
-    /**
-     * The hand-over announcements keep one connection of the pool for {@code LISTEN}: a pool of one connection would
-     * then have none left for the locks, so announcements are off there, and waiters poll.
-     */
-    private static boolean poolLeavesRoomToListen(Optional<String> datasource) {
-        String property = "quarkus.datasource" + datasource.map(name -> ".\"" + name + "\"").orElse("")
-                + ".reactive.max-size";
-        int maxSize = ConfigProvider.getConfig().getOptionalValue(property, Integer.class).orElse(Integer.MAX_VALUE);
-        if (maxSize > 1) {
-            return true;
-        }
-        LOG.warnf("%s is %d: the PostgreSQL lock store keeps one connection of the pool to listen for hand-overs, "
-                + "which would leave none for the locks, so it does not listen (waiters of other instances poll). "
-                + "Raise it to 2 or more, or set quarkus.lock.postgresql.release-notifications=false", property,
-                maxSize);
-        return false;
-    }
-
     @Produces
     @Singleton
-    LockStore postgresLockStore(LockSettings settings, PostgresLockConfig config,
-            PostgresLockDatasourceConfig datasource, Vertx vertx) {
+    LockStore postgresLockStore(LockSettings settings, PostgresLockRuntimeConfig config,
+            PostgresLockBuildTimeConfig datasource, Vertx vertx) {
         Instance<Pool> pool = datasource.datasource()
                 .map(name -> pools.select(new ReactiveDataSource.ReactiveDataSourceLiteral(name)))
                 .orElseGet(() -> pools.select(Default.Literal.INSTANCE));
@@ -80,7 +62,25 @@ public class PostgresLockStoreProducer {
         }
         return new PostgresLockStore(vertx, pool.get(), new PostgresLockStoreSettings(table, settings.keyPrefix(),
                 config.createSchema(), config.releaseNotifications() && poolLeavesRoomToListen(datasource.datasource()),
-                LockSettings.positive("quarkus.lock.postgresql.free-row-retention", config.freeRowRetention())),
-                settings.operationTimeout());
+                LockSettings.positive("quarkus.lock.postgresql.free-row-retention", config.freeRowRetention()),
+                settings.operationTimeout()));
+    }
+
+    /**
+     * The hand-over announcements keep one connection of the pool for {@code LISTEN}: a pool of one connection would
+     * then have none left for the locks, so announcements are off there, and waiters poll.
+     */
+    private static boolean poolLeavesRoomToListen(Optional<String> datasource) {
+        String property = "quarkus.datasource" + datasource.map(name -> ".\"" + name + "\"").orElse("")
+                + ".reactive.max-size";
+        int maxSize = ConfigProvider.getConfig().getOptionalValue(property, Integer.class).orElse(Integer.MAX_VALUE);
+        if (maxSize > 1) {
+            return true;
+        }
+        LOG.warnf("%s is %d: the PostgreSQL lock store keeps one connection of the pool to listen for hand-overs, "
+                + "which would leave none for the locks, so it does not listen (waiters of other instances poll). "
+                + "Raise it to 2 or more, or set quarkus.lock.postgresql.release-notifications=false", property,
+                maxSize);
+        return false;
     }
 }

@@ -30,11 +30,6 @@ final class PostgresSchema {
     private volatile boolean warned;
     private Uni<Void> inFlight;
 
-    /**
-     * @param pool the datasource's pool
-     * @param statements the store's statements
-     * @param create {@code false} to never send DDL
-     */
     PostgresSchema(Pool pool, PostgresStatements statements, boolean create) {
         this.pool = pool;
         this.statements = statements;
@@ -42,9 +37,7 @@ final class PostgresSchema {
         this.ready = !create;
     }
 
-    /**
-     * @return completes, never with a failure, once the table was found or created, or creating it failed
-     */
+    /** Completes, never with a failure, once the table was found or created, or creating it failed. */
     Uni<Void> ready() {
         if (ready) {
             return Uni.createFrom().voidItem();

@@ -69,9 +69,6 @@ final class PostgresStatements {
     private final String ping;
     private final String sweep;
 
-    /**
-     * @param table the lock table
-     */
     PostgresStatements(PostgresTable table) {
         String t = table.sql();
         this.table = t;
@@ -194,74 +191,59 @@ final class PostgresStatements {
                 )""".formatted(table);
     }
 
-    /** @return the lock table, as SQL */
+    /** The lock table, as SQL. */
     String table() {
         return table;
     }
 
-    /** @return the lock table's DDL */
+    /** The lock table's DDL. */
     String createTable() {
         return createTable;
     }
 
     /**
-     * Parameters: key, owner, lease (0: until released), waiting, place in milliseconds. Grants the lock to the owner if
-     * it is free and nobody whose place is live came earlier; when the owner waits, keeps (or takes) its place.
-     *
-     * @return a row of (acquired, token, how long until the lock may be free for this owner in ms or -1), or none when
-     *         a one-try attempt found the lock held
+     * A row of (acquired, token, how long until the lock may be free for this owner in ms or -1), or none when a
+     * one-try attempt found the lock held. Parameters: key, owner, lease (0: until released), waiting, place in
+     * milliseconds. Grants the lock to the owner if it is free and nobody whose place is live came earlier; when the
+     * owner waits, keeps (or takes) its place.
      */
     String acquire() {
         return acquire;
     }
 
-    /**
-     * Parameters: key, owner, lease.
-     *
-     * @return a row with the new token; the lock is the owner's whoever held it
-     */
+    /** A row with the new token; the lock is the owner's whoever held it. Parameters: key, owner, lease. */
     String takeOver() {
         return takeOver;
     }
 
     /**
-     * Parameters: key, owner ({@code NULL}: whoever holds it), channel ({@code NULL}: no announcement). Takes the owner
-     * out of the line and, if it holds the lock (anyone, for {@code NULL}), releases it, handing it to the first waiter
-     * whose place is live and announcing that hand-over.
-     *
-     * @return a row of (released) when the lock was held by the owner or the owner was in line; none otherwise
+     * A row of (released) when the lock was held by the owner or the owner was in line; none otherwise. Parameters:
+     * key, owner ({@code NULL}: whoever holds it), channel ({@code NULL}: no announcement). Takes the owner out of the
+     * line and, if it holds the lock (anyone, for {@code NULL}), releases it, handing it to the first waiter whose
+     * place is live and announcing that hand-over.
      */
     String free() {
         return free;
     }
 
-    /**
-     * Parameters: key, owner, lease.
-     *
-     * @return updates one row when the owner holds the lock and its lease runs
-     */
+    /** Updates one row when the owner holds the lock and its lease runs. Parameters: key, owner, lease. */
     String renew() {
         return renew;
     }
 
-    /**
-     * Parameters: key, owner.
-     *
-     * @return a row of (held now by owner)
-     */
+    /** A row of (held now by owner). Parameters: key, owner. */
     String isHeld() {
         return isHeld;
     }
 
-    /** @return a query that answers when the table exists and may be read */
+    /** A query that answers when the table exists and may be read. */
     String ping() {
         return ping;
     }
 
     /**
-     * Parameters: retention in milliseconds, most rows.
-     *
-     * @return deletes rows free, and unasked for, for longer than the retention
+     * Deletes rows free, and unasked for, for longer than the retention. Parameters: retention in milliseconds, most
+     * rows.
      */
     String sweep() {
         return sweep;

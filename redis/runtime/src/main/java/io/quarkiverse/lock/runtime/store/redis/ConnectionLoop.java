@@ -15,8 +15,10 @@ import io.vertx.redis.client.impl.RedisStandaloneConnection;
  * Finds the event loop a Redis connection reads and writes on. The Vert.x Redis client creates every pooled connection
  * on the context the client was created on, not on the caller's, and does not expose it: its {@code send} writes at
  * once only on that loop (from any other thread it queues a task there), and completes the reply on the caller's
- * context (from the connection's loop, another task). A {@link RedisChannel} that writes on that loop has neither
- * crossing.
+ * context (from the connection's loop, another task). A {@link WriterLoop} on that loop has neither crossing.
+ * <p>
+ * The store's one reflection on private classes of Vert.x and Quarkus ({@code RedisStandaloneConnection}, and the
+ * wrapper Quarkus puts around it), kept here; {@code WriterOnConnectionLoopTest} fails when an upgrade breaks it.
  */
 final class ConnectionLoop {
 

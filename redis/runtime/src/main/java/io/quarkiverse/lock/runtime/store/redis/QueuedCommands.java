@@ -8,8 +8,8 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 /**
- * A caller's commands in a {@link RedisChannel}, waiting for their turn or in flight, and the caller who waits for
- * their replies.
+ * A caller's commands in a {@link RedisCommandPipeline}, waiting for their turn or in flight, and the caller who waits
+ * for their replies.
  */
 final class QueuedCommands {
 
@@ -18,10 +18,6 @@ final class QueuedCommands {
     /** Set when the caller went away (or the reply came): queued commands that ended are never sent. */
     private volatile boolean ended;
 
-    /**
-     * @param requests the commands, sent together
-     * @param emitter told of their replies
-     */
     QueuedCommands(List<Request> requests, UniEmitter<? super List<Response>> emitter) {
         this.requests = requests;
         this.emitter = emitter;

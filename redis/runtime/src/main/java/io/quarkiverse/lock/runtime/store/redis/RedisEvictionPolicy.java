@@ -22,10 +22,10 @@ final class RedisEvictionPolicy {
      * Reads the settings, where the server allows {@code CONFIG GET}, and reports at error level a server that may
      * evict keys; does not wait for the answer.
      *
-     * @param channel the store's connection
+     * @param pipeline the store's commands
      */
-    static void check(RedisChannel channel) {
-        channel.send(Request.cmd(Command.CONFIG).arg("GET").arg("maxmemory*")).subscribe().with(
+    static void check(RedisCommandPipeline pipeline) {
+        pipeline.send(Request.cmd(Command.CONFIG).arg("GET").arg("maxmemory*")).subscribe().with(
                 reply -> {
                     String problem = problem(reply);
                     if (problem != null) {

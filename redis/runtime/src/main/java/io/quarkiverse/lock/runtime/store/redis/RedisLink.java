@@ -1,7 +1,6 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
 import java.util.List;
-import java.util.Set;
 
 import org.jboss.logging.Logger;
 
@@ -12,27 +11,24 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.impl.PooledRedisConnection;
 
 /**
- * One connection of a {@link RedisChannel}, from its opening to its end.
+ * One connection of a {@link RedisCommandPipeline}, from its opening to its end; its state is guarded by its own
+ * monitor, and it never calls the pipeline while holding it.
  * <p>
  * A new connection first kills, on the server, every connection it replaces ({@code CLIENT KILL ID}), loads the
  * scripts ({@code SCRIPT LOAD}), then learns its own id ({@code CLIENT ID}); only then does it carry lock commands. So
  * bytes of a replaced connection that the network delivers late (an acquisition, say) can never run after what the new
  * one sent, and every connection that carried a lock command can be killed in turn. A server that refuses
- * {@code CLIENT} (an ACL without it) leaves late bytes to the old socket's close. Loaded scripts spare the lock commands
- * a {@code NOSCRIPT} reply after a restart or failover: the script sent again with its source would reach the server
- * after commands sent later (a take-back, another handle's acquisition).
- * <p>
- * Its state, and the ids of replaced connections not yet killed, are guarded by the channel's monitor, which also
- * guards which link is the channel's current one.
+ * {@code CLIENT} (an ACL without it) leaves late bytes to the old socket's close. Loaded scripts spare the lock
+ * commands a {@code NOSCRIPT} reply after a restart or failover: the script sent again with its source would reach the
+ * server after commands sent later (a take-back, another handle's acquisition).
  */
 final class RedisLink {
 
-    private static final Logger LOG = Logger.getLogger(RedisChannel.class);
+    private static final Logger LOG = Logger.getLogger(RedisLink.class);
 
-    private final RedisChannel channel;
+    private final RedisCommandPipeline pipeline;
     private final Redis redis;
-    /** Ids of replaced connections not yet killed on the server, shared by the channel's successive links. */
-    private final Set<Long> toKill;
+    private final ReplacedConnections replaced;
     private final List<RedisScript> scripts;
     private final long openedNanos = System.nanoTime();
     private RedisConnection connection;
@@ -41,99 +37,104 @@ final class RedisLink {
     private boolean dropped;
 
     /**
-     * @param channel the channel whose commands the connection carries, and whose monitor guards the link
+     * @param pipeline the pipeline whose commands the connection carries
      * @param redis the client that opens the connection
-     * @param toKill ids of replaced connections not yet killed on the server
+     * @param replaced the connections to kill on the server before this one carries anything
      * @param scripts the scripts the connection loads before it carries lock commands
      */
-    RedisLink(RedisChannel channel, Redis redis, Set<Long> toKill, List<RedisScript> scripts) {
-        this.channel = channel;
+    RedisLink(RedisCommandPipeline pipeline, Redis redis, ReplacedConnections replaced, List<RedisScript> scripts) {
+        this.pipeline = pipeline;
         this.redis = redis;
-        this.toKill = toKill;
+        this.replaced = replaced;
         this.scripts = scripts;
     }
 
-    /** @return when the link began opening, in {@link System#nanoTime()} */
+    /** When the link began opening, in {@link System#nanoTime()}. */
     long openedNanos() {
         return openedNanos;
     }
 
-    /** @return whether the connection is open and may carry lock commands; under the channel's monitor */
-    boolean ready() {
-        return ready;
+    /** The connection once it may carry lock commands, else {@code null}. */
+    synchronized RedisConnection readyConnection() {
+        return ready ? connection : null;
     }
 
-    /** @return the connection, once ready; under the channel's monitor */
-    RedisConnection connection() {
-        return connection;
-    }
-
-    /** Opens the connection; on the connection's event loop. */
+    /** Opens the connection; on the pipeline's writing loop, where its replies complete too. */
     void open() {
         redis.connect().onComplete(opened -> {
             if (opened.failed()) {
-                channel.openFailed(this, opened.cause());
+                pipeline.openFailed(this, opened.cause());
                 return;
             }
             RedisConnection conn = opened.result();
             boolean abandoned;
-            Set<Long> kills;
-            synchronized (channel) {
+            synchronized (this) {
                 connection = conn;
                 abandoned = dropped;
-                kills = Set.copyOf(toKill);
             }
             if (abandoned) {
                 discard(conn);
                 return;
             }
-            conn.exceptionHandler(failure -> channel.lost(this, failure.getMessage()));
-            conn.endHandler(ignored -> channel.lost(this, "connection closed"));
-            for (long killed : kills) {
-                conn.send(Request.cmd(Command.CLIENT).arg("KILL").arg("ID").arg(killed)).onComplete(answer -> {
-                    if (answer.succeeded() || !isConnectionFailure(answer.cause())) {
-                        synchronized (channel) {
-                            toKill.remove(killed);
-                        }
-                    }
-                    if (answer.failed() && !isConnectionFailure(answer.cause())) {
-                        LOG.debugf("Could not kill the replaced Redis connection %d (%s)", killed,
-                                answer.cause().getMessage());
-                    }
-                });
-            }
-            for (RedisScript script : scripts) {
-                conn.send(script.loadRequest()).onComplete(answer -> {
-                    if (answer.failed() && !isConnectionFailure(answer.cause())) {
-                        LOG.debugf("Could not load a lock script (%s); it is sent with its source when missing",
-                                answer.cause().getMessage());
-                    }
-                });
-            }
+            conn.exceptionHandler(failure -> pipeline.lost(this, failure.getMessage()));
+            conn.endHandler(ignored -> pipeline.lost(this, "connection closed"));
+            killReplaced(conn);
+            loadScripts(conn);
             conn.send(Request.cmd(Command.CLIENT).arg("ID")).onComplete(answer -> {
                 if (answer.failed() && isConnectionFailure(answer.cause())) {
                     return;
                 }
-                synchronized (channel) {
+                synchronized (this) {
                     if (dropped) {
                         return;
                     }
                     id = answer.succeeded() ? answer.result().toLong() : -1;
-                    channel.writeOnLoopOf(conn);
+                }
+                // this callback runs on the writing loop, so no write can slip in before the writing moves
+                pipeline.carries(conn);
+                synchronized (this) {
+                    if (dropped) {
+                        return;
+                    }
                     ready = true;
                 }
-                channel.opened();
+                pipeline.opened();
             });
         });
+    }
+
+    private void killReplaced(RedisConnection conn) {
+        for (long killed : replaced.toKill()) {
+            conn.send(Request.cmd(Command.CLIENT).arg("KILL").arg("ID").arg(killed)).onComplete(answer -> {
+                if (answer.succeeded() || !isConnectionFailure(answer.cause())) {
+                    replaced.remove(killed);
+                }
+                if (answer.failed() && !isConnectionFailure(answer.cause())) {
+                    LOG.debugf("Could not kill the replaced Redis connection %d (%s)", killed,
+                            answer.cause().getMessage());
+                }
+            });
+        }
+    }
+
+    private void loadScripts(RedisConnection conn) {
+        for (RedisScript script : scripts) {
+            conn.send(script.loadRequest()).onComplete(answer -> {
+                if (answer.failed() && !isConnectionFailure(answer.cause())) {
+                    LOG.debugf("Could not load a lock script (%s); it is sent with its source when missing",
+                            answer.cause().getMessage());
+                }
+            });
+        }
     }
 
     /** Gives the connection up: it is closed, and killed on the server by the next one. */
     void drop() {
         RedisConnection conn;
-        synchronized (channel) {
+        synchronized (this) {
             dropped = true;
             if (id >= 0) {
-                toKill.add(id);
+                replaced.add(id);
             }
             conn = connection;
         }

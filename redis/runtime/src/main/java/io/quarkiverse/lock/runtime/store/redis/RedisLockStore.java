@@ -18,21 +18,19 @@ import io.vertx.redis.client.ResponseType;
 
 /**
  * A store on Redis: one key per held lock, written and deleted by Lua scripts so each operation is one atomic round
- * trip. All its commands share one pipelined connection ({@link RedisChannel}).
+ * trip, all over one pipelined connection ({@link RedisCommandPipeline}).
  * <p>
- * A lock's Redis keys are described in {@link RedisKeys}: the lock (value: the owner id of the acquisition that holds
- * it, with the lease as the key's expiry), its fencing counter, and its line of waiting instances (a sorted set by
- * arrival, and each waiter's place: when it lapses, and the lease it asks for), all in one hash slot. A free lock goes
- * to the first in line, so no instance starves, and a release hands it straight to that waiter, whose instance learns
- * it without asking again from a pub/sub channel of its own, {@code <prefix>released:<instance id>} (classic pub/sub
- * reaches every node of a cluster): each hand-over reaches one instance, however many wait. Plain releases, when
- * nobody is in line, are announced to every instance on {@code <prefix>released}. The line exists only while someone waits. The
- * counter outlives a release for the configured fencing
- * retention, then expires: a released key costs one small string for that long, and nothing after.
+ * A lock's keys ({@link RedisKeys}) share one hash slot: the lock (the holder's owner id, the lease as its expiry),
+ * its fencing counter, and its line of waiting instances. A free lock goes to the first in line, so no instance
+ * starves, and a release hands it straight to that waiter, whose instance learns it from a pub/sub channel of its
+ * own, {@code <prefix>released:<instance id>}: each hand-over reaches one instance, however many wait. A release with
+ * nobody in line is announced to every instance on {@code <prefix>released}. The line exists only while someone
+ * waits; the counter outlives a release for the fencing retention, so a released key costs one small string for that
+ * long and nothing after.
  * <p>
  * When acquisitions must reach replicas ({@code quarkus.lock.redis.wait-replicas}), a hand-over message only wakes the
- * waiter, which then asks the store and waits for the replicas like any other acquisition; so no acquisition counts
- * before the replicas have it.
+ * waiter, which asks the store and waits for the replicas like any acquisition: none counts before the replicas have
+ * it.
  */
 public final class RedisLockStore implements LockStore {
 
@@ -53,18 +51,12 @@ public final class RedisLockStore implements LockStore {
     static final RedisScript FORCE_RELEASE = RedisScript.loadWithFunctions("forcerelease.lua");
     private static final String ONE_TRY = "0";
     private static final String IN_LINE = "1";
-    /**
-     * How long a waiter keeps its place in line without asking again. Waiters ask at least every 64 ms, or every
-     * 250 ms while their instance hears every release (and on every release they hear of), so only a waiter that gave
-     * up without saying so, or whose instance died, loses its place: the next waiter then waits this long at most. A release
-     * hands the lock only to a waiter whose place
-     * has not lapsed, so a dead waiter is handed the lock only if it died within this time.
-     */
-    private static final String PLACE_MILLIS = "1000";
+    /** {@link LockStore#PLACE_MILLIS} as the acquire script's argument. */
+    private static final String PLACE_ARG = Long.toString(PLACE_MILLIS);
 
     private final Vertx vertx;
     private final Redis redis;
-    private final RedisChannel channel;
+    private final RedisCommandPipeline pipeline;
     private final String keyPrefix;
     private final String fencingRetentionMillis;
     private final String releaseChannel;
@@ -72,39 +64,36 @@ public final class RedisLockStore implements LockStore {
     private final ReplicaAcknowledgement replicas;
 
     /**
-     * A store whose acquisitions need no replica acknowledgement.
+     * A store whose acquisitions need no replica acknowledgement, keeping fencing counters for the given time: the
+     * shape tests and tools use.
      *
      * @param vertx the Vert.x instance, for reconnecting the release subscription
      * @param redis the Redis client
      * @param keyPrefix the namespace of lock keys, without braces
      * @param fencingRetentionMillis how long a fencing counter is kept after its last acquisition, positive
-     * @param releaseNotifications whether releases are announced on the pub/sub channel {@code <keyPrefix>released}, and
-     *        hand-overs to this store's waiters on {@code <keyPrefix>released:<instance id>}
+     * @param releaseNotifications whether releases and hand-overs are announced
      */
     public RedisLockStore(Vertx vertx, Redis redis, String keyPrefix, long fencingRetentionMillis,
             boolean releaseNotifications) {
-        this(vertx, redis, keyPrefix, fencingRetentionMillis, releaseNotifications, ReplicaAcknowledgement.NONE);
+        this(vertx, redis, new RedisLockStoreSettings(keyPrefix, Duration.ofMillis(fencingRetentionMillis),
+                releaseNotifications, ReplicaAcknowledgement.NONE));
     }
 
     /**
      * @param vertx the Vert.x instance, for reconnecting the release subscription
      * @param redis the Redis client
-     * @param keyPrefix the namespace of lock keys, without braces
-     * @param fencingRetentionMillis how long a fencing counter is kept after its last acquisition, positive
-     * @param releaseNotifications whether releases are announced on the pub/sub channel {@code <keyPrefix>released}, and
-     *        hand-overs to this store's waiters on {@code <keyPrefix>released:<instance id>}
-     * @param replicas how many replicas must acknowledge an acquisition before it counts
+     * @param settings how the store works
      */
-    public RedisLockStore(Vertx vertx, Redis redis, String keyPrefix, long fencingRetentionMillis,
-            boolean releaseNotifications, ReplicaAcknowledgement replicas) {
-        this.replicas = replicas;
+    public RedisLockStore(Vertx vertx, Redis redis, RedisLockStoreSettings settings) {
         this.vertx = vertx;
         this.redis = redis;
-        this.channel = new RedisChannel(redis, vertx, List.of(ACQUIRE, RELEASE, RENEW, LEAVE, TAKE_OVER, FORCE_RELEASE));
-        this.keyPrefix = keyPrefix;
-        this.fencingRetentionMillis = Long.toString(fencingRetentionMillis);
-        this.releaseChannel = releaseNotifications ? keyPrefix + "released" : "";
-        this.handOverChannel = releaseNotifications ? releaseChannel + ":" + UUID.randomUUID() : "";
+        this.pipeline = new RedisCommandPipeline(redis, vertx,
+                List.of(ACQUIRE, RELEASE, RENEW, LEAVE, TAKE_OVER, FORCE_RELEASE));
+        this.keyPrefix = settings.keyPrefix();
+        this.fencingRetentionMillis = Long.toString(settings.fencingRetention().toMillis());
+        this.releaseChannel = settings.releaseNotifications() ? keyPrefix + "released" : "";
+        this.handOverChannel = settings.releaseNotifications() ? releaseChannel + ":" + UUID.randomUUID() : "";
+        this.replicas = settings.replicas();
     }
 
     @Override
@@ -117,7 +106,7 @@ public final class RedisLockStore implements LockStore {
         RedisKeys keys = keys(key);
         return grant(ACQUIRE, RedisLockStore::toAcquireResult, key, owner, 4, keys.lock(), keys.fence(), keys.line(),
                 keys.places(), owner, Long.toString(leaseMillis), fencingRetentionMillis,
-                waiting ? IN_LINE : ONE_TRY, PLACE_MILLIS, handOverChannel);
+                waiting ? IN_LINE : ONE_TRY, PLACE_ARG, handOverChannel);
     }
 
     /**
@@ -128,9 +117,9 @@ public final class RedisLockStore implements LockStore {
     private Uni<AcquireResult> grant(RedisScript script, Function<Response, AcquireResult> toResult, String key,
             String owner, int keyCount, String... keysAndArgs) {
         if (replicas.replicas() == 0) {
-            return script.run(channel, keyCount, keysAndArgs).map(toResult);
+            return script.run(pipeline, keyCount, keysAndArgs).map(toResult);
         }
-        return script.runFollowedBy(channel,
+        return script.runFollowedBy(pipeline,
                 () -> Request.cmd(Command.WAIT).arg(replicas.replicas()).arg(replicas.timeoutMillis()), keyCount,
                 keysAndArgs).flatMap(replies -> {
                     AcquireResult result = toResult.apply(replies.get(0));
@@ -148,20 +137,6 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public Uni<Boolean> takeBack(String key, String owner) {
-        RedisKeys keys = keys(key);
-        return LEAVE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
-                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
-    }
-
-    @Override
-    public Uni<Boolean> release(String key, String owner) {
-        RedisKeys keys = keys(key);
-        return RELEASE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
-                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
-    }
-
-    @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
         RedisKeys keys = keys(key);
         return grant(TAKE_OVER, token -> AcquireResult.acquired(token.toLong()), key, owner, 2, keys.lock(),
@@ -171,45 +146,33 @@ public final class RedisLockStore implements LockStore {
     @Override
     public Uni<Boolean> forceRelease(String key) {
         RedisKeys keys = keys(key);
-        return FORCE_RELEASE.run(channel, 4, keys.lock(), keys.fence(), keys.line(), keys.places(),
+        return FORCE_RELEASE.run(pipeline, 4, keys.lock(), keys.fence(), keys.line(), keys.places(),
+                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
+    }
+
+    @Override
+    public Uni<Boolean> takeBack(String key, String owner) {
+        RedisKeys keys = keys(key);
+        return LEAVE.run(pipeline, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
+                releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
+    }
+
+    @Override
+    public Uni<Boolean> release(String key, String owner) {
+        RedisKeys keys = keys(key);
+        return RELEASE.run(pipeline, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
                 releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-        return RENEW.run(channel, 1, keys(key).lock(), owner, Long.toString(leaseMillis)).map(RedisLockStore::isOne);
+        return RENEW.run(pipeline, 1, keys(key).lock(), owner, Long.toString(leaseMillis)).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        return channel.send(Request.cmd(Command.GET).arg(keys(key).lock()))
+        return pipeline.send(Request.cmd(Command.GET).arg(keys(key).lock()))
                 .map(value -> value != null && owner.equals(value.toString()));
-    }
-
-    /**
-     * Checks, where the server allows {@code CONFIG GET}, that it never evicts keys ({@link RedisEvictionPolicy}).
-     */
-    @Override
-    public void start() {
-        RedisEvictionPolicy.check(channel);
-    }
-
-    @Override
-    public void noAnswer(Duration timeout) {
-        channel.noAnswer(timeout);
-    }
-
-    @Override
-    public Uni<Void> ping() {
-        return channel.send(Request.cmd(Command.PING)).replaceWithVoid();
-    }
-
-    /**
-     * Closes the connection that carries the lock commands.
-     */
-    @Override
-    public void close() {
-        channel.close();
     }
 
     @Override
@@ -218,10 +181,36 @@ public final class RedisLockStore implements LockStore {
             return LockStore.super.watchReleases(listener);
         }
         // with replicas to wait for, a hand-over only wakes the waiter, which asks the store itself
-        RedisReleaseSubscriber subscriber = new RedisReleaseSubscriber(vertx, redis,
+        RedisReleaseWatch subscriber = new RedisReleaseWatch(vertx, redis,
                 List.of(releaseChannel, handOverChannel), listener, replicas.replicas() > 0);
         subscriber.start();
         return subscriber;
+    }
+
+    @Override
+    public void noAnswer(Duration timeout) {
+        pipeline.noAnswer(timeout);
+    }
+
+    @Override
+    public Uni<Void> ping() {
+        return pipeline.send(Request.cmd(Command.PING)).replaceWithVoid();
+    }
+
+    /**
+     * Checks, where the server allows {@code CONFIG GET}, that it never evicts keys ({@link RedisEvictionPolicy}).
+     */
+    @Override
+    public void start() {
+        RedisEvictionPolicy.check(pipeline);
+    }
+
+    /**
+     * Closes the connection that carries the lock commands.
+     */
+    @Override
+    public void close() {
+        pipeline.close();
     }
 
     /**
@@ -239,8 +228,8 @@ public final class RedisLockStore implements LockStore {
         return RELEASE.source();
     }
 
-    RedisChannel channel() {
-        return channel;
+    RedisCommandPipeline pipeline() {
+        return pipeline;
     }
 
     RedisKeys keys(String key) {

@@ -43,10 +43,10 @@ public class RedisLockStoreProducer {
     @Singleton
     LockStore redisLockStore(LockSettings settings, RedisLockRuntimeConfig redis, RedisLockBuildTimeConfig client,
             Vertx vertx) {
-        long retention = LockSettings.positive("quarkus.lock.redis.fencing-retention", redis.fencingRetention())
-                .toMillis();
-        return new RedisLockStore(vertx, client(client.clientName()), keyPrefix(settings.keyPrefix()), retention,
-                redis.releaseNotifications(), replicaAcknowledgement(redis, client.clientName(), settings));
+        return new RedisLockStore(vertx, client(client.clientName()), new RedisLockStoreSettings(
+                keyPrefix(settings.keyPrefix()),
+                LockSettings.positive("quarkus.lock.redis.fencing-retention", redis.fencingRetention()),
+                redis.releaseNotifications(), replicaAcknowledgement(redis, client.clientName(), settings)));
     }
 
     /**

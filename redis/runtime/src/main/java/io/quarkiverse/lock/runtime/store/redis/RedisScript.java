@@ -62,31 +62,32 @@ final class RedisScript {
     /**
      * Runs the script.
      *
-     * @param redis the connection
+     * @param pipeline the store's commands
      * @param keys the number of leading {@code keysAndArgs} that are keys
      * @param keysAndArgs the keys, then the arguments
      * @return the script's reply
      */
-    Uni<Response> run(RedisChannel redis, int keys, String... keysAndArgs) {
-        return send(redis, Command.EVALSHA, sha1, keys, keysAndArgs)
+    Uni<Response> run(RedisCommandPipeline pipeline, int keys, String... keysAndArgs) {
+        return send(pipeline, Command.EVALSHA, sha1, keys, keysAndArgs)
                 .onFailure(RedisScript::isNoScript)
-                .recoverWithUni(() -> send(redis, Command.EVAL, source, keys, keysAndArgs));
+                .recoverWithUni(() -> send(pipeline, Command.EVAL, source, keys, keysAndArgs));
     }
 
     /**
      * Runs the script and, on the same connection right after it, another command (such as {@code WAIT}, which
      * concerns the writes of the connection it runs on).
      *
-     * @param redis the connection
+     * @param pipeline the store's commands
      * @param next makes the command that follows the script
      * @param keys the number of leading {@code keysAndArgs} that are keys
      * @param keysAndArgs the keys, then the arguments
      * @return the script's reply and the next command's
      */
-    Uni<List<Response>> runFollowedBy(RedisChannel redis, Supplier<Request> next, int keys, String... keysAndArgs) {
-        return redis.sendTogether(List.of(request(Command.EVALSHA, sha1, keys, keysAndArgs), next.get()))
+    Uni<List<Response>> runFollowedBy(RedisCommandPipeline pipeline, Supplier<Request> next, int keys,
+            String... keysAndArgs) {
+        return pipeline.sendTogether(List.of(request(Command.EVALSHA, sha1, keys, keysAndArgs), next.get()))
                 .onFailure(RedisScript::isNoScript)
-                .recoverWithUni(() -> redis.sendTogether(
+                .recoverWithUni(() -> pipeline.sendTogether(
                         List.of(request(Command.EVAL, source, keys, keysAndArgs), next.get())));
     }
 
@@ -95,16 +96,16 @@ final class RedisScript {
     }
 
     /**
-     * @return {@code SCRIPT LOAD} of this script, which a new connection sends before any lock command, so calls by
-     *         SHA-1 find the script on the server they reach
+     * {@code SCRIPT LOAD} of this script, which a new connection sends before any lock command, so calls by SHA-1 find
+     * the script on the server they reach.
      */
     Request loadRequest() {
         return Request.cmd(Command.SCRIPT).arg("LOAD").arg(source);
     }
 
-    private static Uni<Response> send(RedisChannel redis, Command command, String script, int keys,
+    private static Uni<Response> send(RedisCommandPipeline pipeline, Command command, String script, int keys,
             String[] keysAndArgs) {
-        return redis.send(request(command, script, keys, keysAndArgs));
+        return pipeline.send(request(command, script, keys, keysAndArgs));
     }
 
     private static Request request(Command command, String script, int keys, String[] keysAndArgs) {

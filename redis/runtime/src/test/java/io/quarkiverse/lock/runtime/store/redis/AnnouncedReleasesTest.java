@@ -32,7 +32,7 @@ class AnnouncedReleasesTest {
         AutoCloseable watch = store.watchReleases(recording(events));
         awaitEvents(events, 2);
         assertThat(events).containsExactly("announced", "look again");
-        Thread.sleep(RedisReleaseSubscriber.SILENCE_MILLIS + RedisReleaseSubscriber.KEEPALIVE_MILLIS);
+        Thread.sleep(RedisReleaseWatch.SILENCE_MILLIS + RedisReleaseWatch.KEEPALIVE_MILLIS);
         assertThat(events).as("a quiet subscription that answers its PINGs stays up")
                 .containsExactly("announced", "look again");
         assertThat(uncaught).as("what the subscription's handlers threw").isEmpty();

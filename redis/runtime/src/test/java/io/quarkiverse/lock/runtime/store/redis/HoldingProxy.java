@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Break-test helper: a TCP proxy that models what the shared {@code FaultProxy} cannot, a request delayed in the
+ * A TCP proxy that models what the shared {@code FaultProxy} cannot, a request delayed in the
  * network. Its connections can keep what the client sends (as TCP segments stuck in a lossy path, retransmitted
  * later); the client may time out and close its socket meanwhile. Its new connections can be held from the start or
  * after their first request (the client's HELLO), or refused.

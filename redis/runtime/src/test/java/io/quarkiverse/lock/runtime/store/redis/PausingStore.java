@@ -10,7 +10,7 @@ import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Break-test helper: delegates to a real store, but can stop the thread that subscribes to the next
+ * A store that delegates to a real store, but can stop the thread that subscribes to the next
  * {@link #tryAcquire} right there, before the command is handed to the connection, as a thread preempted at that
  * moment would be. Changes no behaviour, only the timing of one thread.
  */

@@ -13,6 +13,7 @@ import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.registry.RegistryFixture;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
 import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
@@ -20,7 +21,7 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
 
 /**
- * JUnit extension for the Redis store's break and fault tests: a real redis-server and a Vert.x instance for each
+ * JUnit extension for the Redis store's fault tests: a real redis-server and a Vert.x instance for each
  * test, {@link RedisLockStore}s on them (straight to the server, or through a proxy the test puts in between), and
  * registries whose scripts are loaded before the test goes on. After the test it closes the registries and whatever
  * the test {@linkplain #closeAfterEach(AutoCloseable) handed it} (last first), then Vert.x, then the server.
@@ -92,6 +93,30 @@ final class RedisLocks extends RegistryFixture {
     }
 
     /** @return what Redis holds for the lock {@code key}: "key in Redis: :1, PTTL :29996" */
+    /**
+     * Asserts that another handle acquires {@code key} soon, which it cannot while an acquisition nobody tracks holds
+     * it.
+     *
+     * @param history what the test did and saw, for the failure's description
+     */
+    void assertAcquirableSoon(DefaultLockRegistry registry, String key, String history) throws IOException {
+        try {
+            RegistryFixture.assertAcquirableSoon(registry, key);
+        } catch (AssertionError e) {
+            throw new AssertionError(history + "; then the lock stayed held (" + keyInRedis(key) + "): "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Blocks until Redis holds {@code key}. */
+    void awaitHeld(String key) throws IOException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!":1".equals(server.send("EXISTS lock:{" + key + "}"))) {
+            assertThat(System.nanoTime()).as("acquired").isLessThan(deadline);
+            Pause.sleep(20);
+        }
+    }
+
     String keyInRedis(String key) throws IOException {
         return "key in Redis: " + server.send("EXISTS lock:{" + key + "}") + ", PTTL "
                 + server.send("PTTL lock:{" + key + "}");

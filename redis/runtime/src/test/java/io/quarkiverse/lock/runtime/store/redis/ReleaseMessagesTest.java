@@ -21,29 +21,29 @@ class ReleaseMessagesTest {
 
     @Test
     void aPlainReleaseNamesTheLock() {
-        RedisReleaseSubscriber.dispatch("R order-1", listener, false);
-        RedisReleaseSubscriber.dispatch("R with spaces and\nnewlines {}", listener, false);
+        RedisReleaseWatch.dispatch("R order-1", listener, false);
+        RedisReleaseWatch.dispatch("R with spaces and\nnewlines {}", listener, false);
 
         assertThat(events).containsExactly("released[order-1]", "released[with spaces and\nnewlines {}]");
     }
 
     @Test
     void aHandOverNamesTheLockTheNewOwnerAndItsToken() {
-        RedisReleaseSubscriber.dispatch("G Zm9vYmFyYmF6cXV4cXV1eA 1795979991245226 order 1 G x", listener, false);
+        RedisReleaseWatch.dispatch("G Zm9vYmFyYmF6cXV4cXV1eA 1795979991245226 order 1 G x", listener, false);
 
         assertThat(events).containsExactly("handedOver[order 1 G x|Zm9vYmFyYmF6cXV4cXV1eA|1795979991245226]");
     }
 
     @Test
     void whenReplicasMustAcknowledgeAHandOverOnlyWakesTheWaiterSoItAsksTheStore() {
-        RedisReleaseSubscriber.dispatch("G Zm9vYmFyYmF6cXV4cXV1eA.1 1795979991245226 order 1", listener, true);
+        RedisReleaseWatch.dispatch("G Zm9vYmFyYmF6cXV4cXV1eA.1 1795979991245226 order 1", listener, true);
 
         assertThat(events).containsExactly("released[order 1]");
     }
 
     @Test
     void aReplyDeliveredToTheSubscriptionIsNoMessage() {
-        RedisReleaseSubscriber subscriber = new RedisReleaseSubscriber(null, null, List.of("lock:released"), listener,
+        RedisReleaseWatch subscriber = new RedisReleaseWatch(null, null, List.of("lock:released"), listener,
                 false);
 
         subscriber.onMessage(SimpleStringType.create("PONG"));
@@ -54,8 +54,8 @@ class ReleaseMessagesTest {
 
     @Test
     void unknownMessagesAreIgnored() {
-        RedisReleaseSubscriber.dispatch("X something", listener, false);
-        RedisReleaseSubscriber.dispatch("G incomplete", listener, false);
+        RedisReleaseWatch.dispatch("X something", listener, false);
+        RedisReleaseWatch.dispatch("G incomplete", listener, false);
 
         assertThat(events).isEmpty();
     }

@@ -57,9 +57,7 @@ class ScriptsLoadedOnConnectTest {
         AcquireResult second = await(store.tryAcquire("ordered", "second", 60_000, false));
         AcquireResult first = await(takeOver);
 
-        System.out.printf("[break] take-over sent first acquired: %s; acquisition sent second acquired: %s%n", first.acquired(),
-                second.acquired());
-        assertThat(first.acquired()).isTrue();
+        assertThat(first.acquired()).as("the take-over sent first").isTrue();
         assertThat(second.acquired()).as("the acquisition sent after the take-over finds the lock taken").isFalse();
         assertThat(await(store.isHeld("ordered", "first"))).isTrue();
     }

@@ -74,9 +74,8 @@ class StaleAttemptAfterHandOverTest {
         boolean reentered = await(waiter.acquire(Duration.ZERO, Duration.ofSeconds(10))
                 .onFailure().recoverWithItem(false));
         long reentryToken = waiter.fencingToken().orElse(-1);
-        System.out.printf("[stale-attempt] take-over token %d; handle token %d; re-entry %s with token %d%n",
-                takeOverToken, handleToken, reentered, reentryToken);
-        assertThat(handleToken).as("the hold's token, reported after the take-over").isGreaterThan(takeOverToken);
+        assertThat(handleToken).as("the hold's token, reported after the take-over (re-entry %s with token %d)",
+                reentered, reentryToken).isGreaterThan(takeOverToken);
         if (reentered) {
             assertThat(reentryToken).as("a re-entry asked for after the take-over has a token above it")
                     .isGreaterThan(takeOverToken);

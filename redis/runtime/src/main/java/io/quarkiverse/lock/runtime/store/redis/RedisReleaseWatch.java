@@ -27,9 +27,9 @@ import io.vertx.redis.client.ResponseType;
  * {@value #KEEPALIVE_MILLIS} ms, and takes a connection that has answered nothing (no pong, no message) for
  * {@value #SILENCE_MILLIS} ms as lost.
  */
-final class RedisReleaseSubscriber implements AutoCloseable {
+final class RedisReleaseWatch implements AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(RedisReleaseSubscriber.class);
+    private static final Logger LOG = Logger.getLogger(RedisReleaseWatch.class);
     /** How often the subscription checks that its connection answers. */
     static final long KEEPALIVE_MILLIS = 1_000;
     /** How long a connection may stay silent, though asked, before it counts as lost. */
@@ -54,7 +54,7 @@ final class RedisReleaseSubscriber implements AutoCloseable {
      * @param listener told of the releases
      * @param wakeOnly {@code true} to report a hand-over as a plain release, so the waiter asks the store itself
      */
-    RedisReleaseSubscriber(Vertx vertx, Redis redis, List<String> channels, ReleaseListener listener,
+    RedisReleaseWatch(Vertx vertx, Redis redis, List<String> channels, ReleaseListener listener,
             boolean wakeOnly) {
         this.vertx = vertx;
         this.redis = redis;

@@ -12,7 +12,7 @@ import io.smallrye.config.ConfigMapping;
  */
 @ConfigMapping(prefix = "quarkus.lock.postgresql")
 @ConfigRoot(phase = ConfigPhase.BUILD_AND_RUN_TIME_FIXED)
-public interface PostgresLockDatasourceConfig {
+public interface PostgresLockBuildTimeConfig {
 
     /**
      * The name of the reactive PostgreSQL datasource to use (as in {@code quarkus.datasource.<name>.reactive.url});

@@ -9,11 +9,11 @@ import io.smallrye.config.WithDefault;
 
 /**
  * Runtime configuration of the PostgreSQL store. The datasource is chosen at build time
- * ({@link PostgresLockDatasourceConfig}).
+ * ({@link PostgresLockBuildTimeConfig}).
  */
 @ConfigMapping(prefix = "quarkus.lock.postgresql")
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)
-public interface PostgresLockConfig {
+public interface PostgresLockRuntimeConfig {
 
     /**
      * The table that holds one row per lock key: a lower-case SQL identifier ({@code [a-z_][a-z0-9_]*}, at most 63
