@@ -10,10 +10,10 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 
 /**
- * Runs an action only while a handle holds its lock: acquires, runs the action, and gives the hold back when the
+ * Runs an action only while a handle holds its lock: acquires, runs the action, and releases the hold when the
  * action ends with an item or completion, a failure, or a cancellation, exactly once ({@link ClaimedAcquisition}); for
- * a {@code Uni}, a {@code Multi}, and the sections of the blocking view ({@link BlockingLockHandle}). A
- * cancelled execution gives back only what it acquired itself: an entry of a reentrant hold it entered, never a hold
+ * a {@code Uni}, a {@code Multi}, and the sections of the blocking view ({@link BlockingLockView}). A
+ * cancelled execution releases only what it acquired itself: an entry of a reentrant hold it entered, never a hold
  * the handle had before.
  */
 final class GuardedExecution {
@@ -44,9 +44,9 @@ final class GuardedExecution {
                     return Uni.createFrom().<T> failure(new CannotAcquireLockException(handle.key, wait));
                 }
                 return endWhenLost(held, claim.guard(action))
-                        .onFailure().call(failure -> giveBackAfterFailure(claim, failure))
-                        .onItem().call(claim::giveBack)
-                        .onCancellation().invoke(() -> claim.giveBackOnCancellation(CANCELLED));
+                        .onFailure().call(failure -> releaseAfterFailure(claim, failure))
+                        .onItem().call(claim::release)
+                        .onCancellation().invoke(() -> claim.releaseOnCancellation(CANCELLED));
             });
         });
     }
@@ -70,19 +70,19 @@ final class GuardedExecution {
                     return Multi.createFrom().<T> failure(new CannotAcquireLockException(handle.key, wait));
                 }
                 return endWhenLost(held, claim.guard(action))
-                        .onFailure().call(failure -> giveBackAfterFailure(claim, failure))
-                        .onCompletion().call(claim::giveBack)
-                        .onCancellation().invoke(() -> claim.giveBackOnCancellation(CANCELLED));
+                        .onFailure().call(failure -> releaseAfterFailure(claim, failure))
+                        .onCompletion().call(claim::release)
+                        .onCancellation().invoke(() -> claim.releaseOnCancellation(CANCELLED));
             });
         });
     }
 
     /**
      * @param handle the handle
-     * @return where the blocking view of the handle gets the acquisitions of its guarded sections: each gives back
+     * @return where the blocking view of the handle gets the acquisitions of its guarded sections: each releases
      *         only the hold it got ({@link ClaimedAcquisition})
      */
-    static BlockingLockHandle.Sections sections(LockHandle handle) {
+    static BlockingLockView.Sections sections(LockHandle handle) {
         return new HandleSections(handle);
     }
 
@@ -126,21 +126,21 @@ final class GuardedExecution {
     }
 
     /**
-     * Gives the hold back after the action failed: a release failure is added to the action's failure as suppressed,
+     * Releases the hold after the action failed: a release failure is added to the action's failure as suppressed,
      * so the caller sees the action's own failure. When the action failed because the lock was lost, the caller is
      * told at once: the release is expected to find the lock gone (or the store unreachable) and is not waited for.
      */
-    private static Uni<Boolean> giveBackAfterFailure(ClaimedAcquisition claim, Throwable actionFailure) {
+    private static Uni<Boolean> releaseAfterFailure(ClaimedAcquisition claim, Throwable actionFailure) {
         if (actionFailure instanceof LockExpiredException) {
-            claim.giveBackQuietly("its lease was found lost");
+            claim.releaseQuietly("its lease was found lost");
             return Uni.createFrom().item(Boolean.FALSE);
         }
-        return claim.giveBack()
+        return claim.release()
                 .onFailure().invoke(actionFailure::addSuppressed)
                 .onFailure().recoverWithItem(Boolean.FALSE);
     }
 
-    private record HandleSections(LockHandle handle) implements BlockingLockHandle.Sections {
+    private record HandleSections(LockHandle handle) implements BlockingLockView.Sections {
 
         @Override
         public Duration defaultWait() {
@@ -153,7 +153,7 @@ final class GuardedExecution {
         }
 
         @Override
-        public BlockingLockHandle.Claim claim(Duration wait, Duration lease) {
+        public BlockingLockView.Claim claim(Duration wait, Duration lease) {
             long waitNanos = LockArguments.requireWait(wait);
             return new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis(handle, lease)));
         }

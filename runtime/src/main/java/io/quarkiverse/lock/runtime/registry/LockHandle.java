@@ -209,7 +209,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public DistributedLock toBlocking() {
-        return new BlockingLockHandle(this, GuardedExecution.sections(this));
+        return new BlockingLockView(this, GuardedExecution.sections(this));
     }
 
     @Override
