@@ -132,9 +132,9 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
             return;
         }
         if (held != null) {
-            observer.acquired(handle.metricsName(), handle.key, held.owner, held.token, waitedNanos);
+            observer.acquired(handle.metricsName(), handle.getLockKey(), held.owner(), held.token(), waitedNanos);
         } else {
-            observer.notAcquired(handle.metricsName(), handle.key, waitedNanos);
+            observer.notAcquired(handle.metricsName(), handle.getLockKey(), waitedNanos);
         }
     }
 

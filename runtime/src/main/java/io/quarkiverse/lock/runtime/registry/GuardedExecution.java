@@ -41,7 +41,7 @@ final class GuardedExecution {
             ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
             return claim.flatMap(held -> {
                 if (held == null) {
-                    return Uni.createFrom().<T> failure(new CannotAcquireLockException(handle.key, wait));
+                    return Uni.createFrom().<T> failure(new CannotAcquireLockException(handle.getLockKey(), wait));
                 }
                 return endWhenLost(held, claim.guard(action))
                         .onFailure().call(failure -> releaseAfterFailure(claim, failure))
@@ -67,7 +67,7 @@ final class GuardedExecution {
             ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
             return claim.onItem().transformToMulti(held -> {
                 if (held == null) {
-                    return Multi.createFrom().<T> failure(new CannotAcquireLockException(handle.key, wait));
+                    return Multi.createFrom().<T> failure(new CannotAcquireLockException(handle.getLockKey(), wait));
                 }
                 return endWhenLost(held, claim.guard(action))
                         .onFailure().call(failure -> releaseAfterFailure(claim, failure))
@@ -95,12 +95,12 @@ final class GuardedExecution {
      * lock lost. Without renewal nothing can find it lost while the action runs, so the action runs as it is.
      */
     private static <T> Uni<T> endWhenLost(Hold held, Uni<T> action) {
-        if (held.renewal == null) {
+        if (!held.isRenewed()) {
             return action;
         }
         return Uni.createFrom().emitter(emitter -> {
             Cancellable running = action.subscribe().with(emitter::complete, emitter::fail);
-            held.end().whenComplete((ignored, lost) -> {
+            held.endSignal().whenComplete((ignored, lost) -> {
                 if (lost != null) {
                     running.cancel();
                     emitter.fail(lost);
@@ -111,11 +111,11 @@ final class GuardedExecution {
     }
 
     private static <T> Multi<T> endWhenLost(Hold held, Multi<T> action) {
-        if (held.renewal == null) {
+        if (!held.isRenewed()) {
             return action;
         }
         CompletableFuture<Void> stop = new CompletableFuture<>();
-        held.end().whenComplete((ignored, lost) -> {
+        held.endSignal().whenComplete((ignored, lost) -> {
             if (lost != null) {
                 stop.completeExceptionally(lost);
             }

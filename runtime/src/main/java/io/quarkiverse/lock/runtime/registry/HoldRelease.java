@@ -46,31 +46,31 @@ final class HoldRelease {
         }
         held.stopRenewal();
         long keepMillis = keepMillis(held, holdAtLeastMillis);
-        String key = handle.key;
+        String key = handle.getLockKey();
         LockServices services = handle.services();
-        Uni<Boolean> ended = keepMillis > 0 ? services.boundedStore().renew(key, held.owner, keepMillis)
-                : services.boundedStore().release(key, held.owner);
+        Uni<Boolean> ended = keepMillis > 0 ? services.boundedStore().renew(key, held.owner(), keepMillis)
+                : services.boundedStore().release(key, held.owner());
         Uni<Boolean> sent = ended
                 .onFailure().invoke(failure -> {
-                    if (keepMillis <= 0 || held.leaseMillis == LockStore.NO_EXPIRY) {
-                        TakeBack.retryLater(services, key, held.owner, held.leaseMillis, failure);
+                    if (keepMillis <= 0 || held.leaseMillis() == LockStore.NO_EXPIRY) {
+                        TakeBack.retryLater(services, key, held.owner(), held.leaseMillis(), failure);
                     }
                 })
                 .onTermination().invoke(() -> {
-                    held.ended();
+                    held.end();
                     if (keepMillis <= 0) {
                         services.states().onReleased(key);
                     }
                 })
                 .invoke(released -> {
                     if (released) {
-                        services.observer().released(handle.metricsName(), key, held.owner, held.heldNanos());
+                        services.observer().released(handle.metricsName(), key, held.owner(), held.heldNanos());
                         if (keepMillis > 0) {
                             LOG.debugf("Lock '%s' stays held for %d ms more, until %d ms after its acquisition", key,
                                     keepMillis, holdAtLeastMillis);
                         }
                     } else if (!held.isLost()) {
-                        services.observer().leaseExpired(handle.metricsName(), key, held.owner, held.heldNanos());
+                        services.observer().leaseExpired(handle.metricsName(), key, held.owner(), held.heldNanos());
                     }
                 })
                 .memoize().indefinitely();
@@ -90,13 +90,13 @@ final class HoldRelease {
      */
     static void releaseQuietly(LockHandle handle, Hold held, long holdAtLeastMillis, String reason) {
         release(handle, held, holdAtLeastMillis).subscribe().with(
-                released -> LOG.debugf("Released lock '%s' because %s", handle.key, reason),
+                released -> LOG.debugf("Released lock '%s' because %s", handle.getLockKey(), reason),
                 failure -> {
                     if (failure instanceof LockExpiredException) {
-                        LOG.debugf("Lock '%s' was already free when released because %s", handle.key, reason);
+                        LOG.debugf("Lock '%s' was already free when released because %s", handle.getLockKey(), reason);
                     } else {
                         LOG.warnf(failure, "Could not release lock '%s' after %s; it frees when its lease runs out",
-                                handle.key, reason);
+                                handle.getLockKey(), reason);
                     }
                 });
     }
@@ -111,6 +111,6 @@ final class HoldRelease {
             return 0;
         }
         long remaining = holdAtLeastMillis - held.heldNanos() / 1_000_000;
-        return held.leaseMillis == LockStore.NO_EXPIRY ? remaining : Math.min(remaining, held.leaseMillis);
+        return held.leaseMillis() == LockStore.NO_EXPIRY ? remaining : Math.min(remaining, held.leaseMillis());
     }
 }

@@ -39,7 +39,7 @@ final class LockHandle implements ReactiveDistributedLock {
     }
 
     private final LockServices services;
-    final String key;
+    private final String key;
     private final String id;
     private volatile Hold hold;
     private volatile long acquisitions;
@@ -148,7 +148,7 @@ final class LockHandle implements ReactiveDistributedLock {
             if (current == null || current.isLost()) {
                 return FALSE;
             }
-            return services.boundedStore().isHeld(key, current.owner)
+            return services.boundedStore().isHeld(key, current.owner())
                     .onFailure().transform(failure -> storeFailure("check", failure));
         });
     }
@@ -156,7 +156,7 @@ final class LockHandle implements ReactiveDistributedLock {
     @Override
     public OptionalLong fencingToken() {
         Hold current = hold;
-        return current == null ? OptionalLong.empty() : OptionalLong.of(current.token);
+        return current == null ? OptionalLong.empty() : OptionalLong.of(current.token());
     }
 
     @Override
@@ -245,11 +245,9 @@ final class LockHandle implements ReactiveDistributedLock {
         Hold granted = current.strategy().newHold(owner, token, leaseMillis, renewedBy);
         Hold previous = (Hold) HOLD.getAndSet(this, granted);
         if (previous != null) {
-            previous.lost(new LockExpiredException(key));
+            previous.lose(new LockExpiredException(key));
         }
-        if (granted.renewal != null) {
-            granted.renewal.start(sentNanos);
-        }
+        granted.startRenewal(sentNanos);
         return granted;
     }
 
@@ -272,16 +270,16 @@ final class LockHandle implements ReactiveDistributedLock {
     /** Forgets a hold a re-entry found lost in the store. */
     void dropLostHold(Hold lost) {
         if (HOLD.compareAndSet(this, lost, null)) {
-            lost.lost(new LockExpiredException(key));
+            lost.lose(new LockExpiredException(key));
         }
     }
 
     /**
-     * Takes whatever hold this handle has away from it (an overriding release).
+     * Drops whatever hold this handle has (an overriding release).
      *
      * @return the hold it had, or {@code null}
      */
-    Hold takeHold() {
+    Hold dropCurrentHold() {
         return (Hold) HOLD.getAndSet(this, null);
     }
 

@@ -34,14 +34,14 @@ final class OverridingStrategy implements LockTypeStrategy {
     public Uni<Boolean> release(LockHandle handle) {
         return Uni.createFrom().deferred(() -> {
             LockServices services = handle.services();
-            Hold current = handle.takeHold();
+            Hold current = handle.dropCurrentHold();
             if (current != null) {
-                current.ended();
-                services.observer().released(handle.metricsName(), handle.key, current.owner, current.heldNanos());
+                current.end();
+                services.observer().released(handle.metricsName(), handle.getLockKey(), current.owner(), current.heldNanos());
             }
-            return services.boundedStore().forceRelease(handle.key)
+            return services.boundedStore().forceRelease(handle.getLockKey())
                     .onFailure().transform(failure -> handle.storeFailure("release", failure))
-                    .onTermination().invoke(() -> services.states().onReleased(handle.key));
+                    .onTermination().invoke(() -> services.states().onReleased(handle.getLockKey()));
         });
     }
 }
