@@ -59,7 +59,7 @@ final class HoldRelease {
                 .onTermination().invoke(() -> {
                     held.end();
                     if (keepMillis <= 0) {
-                        services.states().onReleased(key);
+                        services.states().released(key);
                     }
                 })
                 .invoke(released -> {

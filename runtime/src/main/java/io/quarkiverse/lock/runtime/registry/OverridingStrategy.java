@@ -41,7 +41,7 @@ final class OverridingStrategy implements LockTypeStrategy {
             }
             return services.boundedStore().forceRelease(handle.getLockKey())
                     .onFailure().transform(failure -> handle.storeFailure("release", failure))
-                    .onTermination().invoke(() -> services.states().onReleased(handle.getLockKey()));
+                    .onTermination().invoke(() -> services.states().released(handle.getLockKey()));
         });
     }
 }

@@ -15,11 +15,11 @@ import io.vertx.core.Vertx;
 /**
  * A store in this JVM's memory: the same semantics as the distributed stores, for one instance and for tests.
  * <p>
- * Each operation is one atomic {@link ConcurrentHashMap#compute} on the key. Every waiter is in this JVM, so the
- * local line of waiters ({@code KeyState}) is the whole line and the store keeps none. Fencing tokens come from one counter for
- * the whole store, so they increase strictly per key without keeping anything per key after a release. Expired locks
- * are removed when touched, by {@link #evictExpired()}, and, for a store given a sweep interval, periodically between
- * {@link #start()} and {@link #close()}, so a key used once does not keep its expired lock in memory for good.
+ * Each operation is one atomic {@link ConcurrentHashMap#compute} on the key. Every waiter is in this JVM, so the local
+ * line of waiters is the whole line and the store keeps none. Fencing tokens come from one counter for the whole store,
+ * so they increase strictly per key without keeping anything per key after a release. Expired locks are removed when
+ * touched, by {@link #evictExpired()}, and, for a store given a sweep interval, periodically while started, so a key
+ * used once does not keep its expired lock in memory for good.
  */
 public final class InMemoryLockStore implements LockStore {
 
