@@ -2,6 +2,7 @@ package io.quarkiverse.lock.runtime.registry;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.LockExpiredException;
@@ -34,20 +35,15 @@ final class GuardedExecution {
      *         the handle's minimum hold
      */
     static <T> Uni<T> uni(LockHandle handle, Duration wait, Duration lease, Uni<T> action) {
-        long waitNanos = LockArguments.requireWait(wait);
-        long leaseMillis = leaseMillis(handle, lease);
+        Supplier<ClaimedAcquisition> claims = claims(handle, wait, lease);
         LockArguments.requireAction(action);
         return Uni.createFrom().deferred(() -> {
-            ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
-            return claim.flatMap(held -> {
-                if (held == null) {
-                    return Uni.createFrom().<T> failure(new CannotAcquireLockException(handle.getLockKey(), wait));
-                }
-                return endWhenLost(held, claim.guard(action))
-                        .onFailure().call(failure -> releaseAfterFailure(claim, failure))
-                        .onItem().call(claim::release)
-                        .onCancellation().invoke(() -> claim.releaseOnCancellation(CANCELLED));
-            });
+            ClaimedAcquisition claim = claims.get();
+            return claim.flatMap(held -> held == null ? Uni.createFrom().<T> failure(notAcquired(handle, wait))
+                    : endWhenLost(held, claim.guard(action))
+                            .onFailure().call(failure -> releaseAfterFailure(claim, failure))
+                            .onItem().call(claim::release)
+                            .onCancellation().invoke(() -> claim.releaseOnCancellation(CANCELLED)));
         });
     }
 
@@ -60,21 +56,33 @@ final class GuardedExecution {
      * @throws IllegalArgumentException as {@link #uni} does
      */
     static <T> Multi<T> multi(LockHandle handle, Duration wait, Duration lease, Multi<T> action) {
-        long waitNanos = LockArguments.requireWait(wait);
-        long leaseMillis = leaseMillis(handle, lease);
+        Supplier<ClaimedAcquisition> claims = claims(handle, wait, lease);
         LockArguments.requireAction(action);
         return Multi.createFrom().deferred(() -> {
-            ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
-            return claim.onItem().transformToMulti(held -> {
-                if (held == null) {
-                    return Multi.createFrom().<T> failure(new CannotAcquireLockException(handle.getLockKey(), wait));
-                }
-                return endWhenLost(held, claim.guard(action))
-                        .onFailure().call(failure -> releaseAfterFailure(claim, failure))
-                        .onCompletion().call(claim::release)
-                        .onCancellation().invoke(() -> claim.releaseOnCancellation(CANCELLED));
-            });
+            ClaimedAcquisition claim = claims.get();
+            return claim.onItem().transformToMulti(held -> held == null
+                    ? Multi.createFrom().<T> failure(notAcquired(handle, wait))
+                    : endWhenLost(held, claim.guard(action))
+                            .onFailure().call(failure -> releaseAfterFailure(claim, failure))
+                            .onCompletion().call(claim::release)
+                            .onCancellation().invoke(() -> claim.releaseOnCancellation(CANCELLED)));
         });
+    }
+
+    /**
+     * @return makes one claimed acquisition per call, nothing reaching the store before it is subscribed
+     * @throws IllegalArgumentException if the wait or the lease is invalid, or the lease is shorter than the handle's
+     *         minimum hold
+     */
+    private static Supplier<ClaimedAcquisition> claims(LockHandle handle, Duration wait, Duration lease) {
+        long waitNanos = LockArguments.requireWait(wait);
+        long leaseMillis = LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease),
+                handle.holdAtLeastMillis());
+        return () -> new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
+    }
+
+    private static CannotAcquireLockException notAcquired(LockHandle handle, Duration wait) {
+        return new CannotAcquireLockException(handle.getLockKey(), wait);
     }
 
     /**
@@ -84,10 +92,6 @@ final class GuardedExecution {
      */
     static BlockingLockView.Sections sections(LockHandle handle) {
         return new HandleSections(handle);
-    }
-
-    private static long leaseMillis(LockHandle handle, Duration lease) {
-        return LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease), handle.holdAtLeastMillis());
     }
 
     /**
@@ -154,8 +158,7 @@ final class GuardedExecution {
 
         @Override
         public BlockingLockView.Claim claim(Duration wait, Duration lease) {
-            long waitNanos = LockArguments.requireWait(wait);
-            return new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis(handle, lease)));
+            return claims(handle, wait, lease).get();
         }
     }
 }
