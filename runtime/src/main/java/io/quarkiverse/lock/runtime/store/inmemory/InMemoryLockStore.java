@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 
 import org.jboss.logging.Logger;
 
@@ -137,19 +138,7 @@ public final class InMemoryLockStore implements LockStore {
 
     @Override
     public Uni<Boolean> release(String key, String owner) {
-        long now = clock.millis();
-        boolean[] released = new boolean[1];
-        locks.computeIfPresent(key, (k, lock) -> {
-            if (!lock.isLive(now)) {
-                return null;
-            }
-            if (lock.owner.equals(owner)) {
-                released[0] = true;
-                return null;
-            }
-            return lock;
-        });
-        return Uni.createFrom().item(released[0]);
+        return Uni.createFrom().item(ifHeldBy(key, owner, clock.millis(), lock -> null));
     }
 
     /**
@@ -163,18 +152,29 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
         long now = clock.millis();
-        boolean[] renewed = new boolean[1];
+        return Uni.createFrom().item(ifHeldBy(key, owner, now,
+                lock -> new StoredLock(owner, lock.token, expiry(now, leaseMillis))));
+    }
+
+    /**
+     * Replaces the lock of {@code key} by what {@code held} makes of it ({@code null}: removes it) if {@code owner}
+     * holds it at {@code now}; removes it if it expired, and leaves another owner's lock as it is.
+     *
+     * @return {@code true} if {@code owner} held it
+     */
+    private boolean ifHeldBy(String key, String owner, long now, UnaryOperator<StoredLock> held) {
+        boolean[] heldBy = new boolean[1];
         locks.computeIfPresent(key, (k, lock) -> {
             if (!lock.isLive(now)) {
                 return null;
             }
             if (lock.owner.equals(owner)) {
-                renewed[0] = true;
-                return new StoredLock(owner, lock.token, expiry(now, leaseMillis));
+                heldBy[0] = true;
+                return held.apply(lock);
             }
             return lock;
         });
-        return Uni.createFrom().item(renewed[0]);
+        return heldBy[0];
     }
 
     @Override
