@@ -15,31 +15,22 @@ import io.quarkiverse.lock.spi.LockStore;
  */
 final class AttemptLedger {
 
-    /** What a hand-over message means for the acquisition it names. */
+    /** What a hand-over message means; one heard meanwhile is judged once the attempt in flight is answered. */
     enum HandOver {
-        /** It is the grant: the acquisition ended granted, its lease running since the last refused attempt. */
         GRANTED,
-        /** It may be stale: ask the store. */
         ASK_STORE,
-        /** An attempt is in flight: the message is judged once it is answered ({@link #answered}). */
         HEARD_MEANWHILE,
-        /** The acquisition ended. */
         ENDED
     }
 
-    /** What giving up leaves to withdraw in the store. */
+    /** What giving up leaves to take back; on answer, {@link #answered} returns {@link #WITHDRAWN}. */
     enum GiveUp {
-        /** The acquisition had ended already: nothing to do. */
         ENDED_ALREADY,
-        /** No attempt was sent: nothing to withdraw. */
         NOTHING_SENT,
-        /** The last attempt was answered: withdraw now. */
         WITHDRAW_NOW,
-        /** An attempt is in flight: its answer withdraws ({@link #answered} returns {@link #WITHDRAWN}). */
         WITHDRAW_ON_ANSWER
     }
 
-    /** What {@link #answered} returns when the acquisition gave up meanwhile and the answer must be withdrawn. */
     static final long WITHDRAWN = -1;
 
     private enum State {
@@ -61,9 +52,6 @@ final class AttemptLedger {
     /** The highest token of the hand-overs heard while an attempt was in flight, 0 if none. */
     private long handOverHeardToken;
 
-    /**
-     * @param leaseMillis the lease the acquisition asks for, or {@link LockStore#NO_EXPIRY}
-     */
     AttemptLedger(long leaseMillis) {
         this.leaseMillis = leaseMillis;
     }
@@ -85,17 +73,12 @@ final class AttemptLedger {
         return waiter;
     }
 
-    /**
-     * @return the acquisition's place in the local line, or {@code null} if it does not wait there
-     */
+    /** {@code null} if the acquisition does not wait in the local line. */
     synchronized Waiter waiter() {
         return waiter;
     }
 
-    /**
-     * @return {@code true} if an attempt may be sent now, and it is counted as in flight; {@code false} if the
-     *         acquisition ended or an attempt is in flight
-     */
+    /** Whether an attempt may be sent now; it counts as in flight from then on. */
     synchronized boolean startAttempt() {
         if (state != State.RUNNING || awaitingAnswer) {
             return false;
@@ -106,12 +89,11 @@ final class AttemptLedger {
     }
 
     /**
-     * The attempt in flight was answered (or failed, with {@code result} {@code null}). A refusal is recorded in the
-     * same step, so a hand-over heard from then on is judged against it.
+     * The attempt in flight was answered ({@code result} {@code null} if it failed). A refusal is recorded in the same
+     * step, so a hand-over heard from then on is judged against it.
      *
-     * @param sentNanos when the attempt was sent
      * @return the highest token of the hand-overs heard while the attempt was in flight (0 if none), or
-     *         {@link #WITHDRAWN} if the acquisition gave up meanwhile and the answer must now be withdrawn
+     *         {@link #WITHDRAWN} if the acquisition gave up meanwhile and the answer must now be taken back
      */
     synchronized long answered(AcquireResult result, long sentNanos) {
         long heard = handOverHeardToken;
@@ -128,21 +110,16 @@ final class AttemptLedger {
     }
 
     /**
-     * @param sentNanos when the attempt that revealed a grant was sent
-     * @return since when the lease of that grant surely runs: since the last refused attempt was sent, if one was (the
-     *         grant may be a hand-over made after that refusal), else since {@code sentNanos}
+     * @return since when the lease of a grant revealed by an attempt sent at {@code sentNanos} surely runs: since the
+     *         last refused attempt was sent, if one was, as the grant may be a hand-over made after that refusal
      */
     synchronized long leaseSinceNanos(long sentNanos) {
         return refused ? refusedSentNanos : sentNanos;
     }
 
     /**
-     * Judges a hand-over message naming this acquisition. It is the grant when no attempt is in flight and its token
-     * is above what every refusal saw issued, so it came after all of them; and when at least half the lease of a
-     * grant made after the last refused attempt was sent is left.
-     *
-     * @param token the message's fencing token
-     * @return what the message means; {@link HandOver#GRANTED} ends the acquisition granted
+     * A hand-over message is the grant (and ends the acquisition granted) when no attempt is in flight, its token is
+     * above what every refusal saw issued, so it came after all of them, and at least half the lease is left.
      */
     synchronized HandOver handOver(long token) {
         if (state != State.RUNNING) {
@@ -163,27 +140,16 @@ final class AttemptLedger {
         return leaseMillis == LockStore.NO_EXPIRY || System.nanoTime() - sinceNanos < leaseMillis * 500_000;
     }
 
-    /**
-     * @return {@code true} if the acquisition ended granted now; {@code false} if it had ended
-     */
     synchronized boolean grant() {
         return end(State.GRANTED);
     }
 
-    /**
-     * Ends the acquisition not granted after its last attempt's answer (the wait ran out).
-     *
-     * @return {@code true} if it ended now; {@code false} if it had ended
-     */
+    /** Gives up when the wait ran out at an answer, so nothing is in flight to wait for. */
     synchronized boolean giveUpAfterAnswer() {
         return end(State.GAVE_UP);
     }
 
-    /**
-     * Ends the acquisition not granted at any moment (a failure, a cancellation).
-     *
-     * @return what is left to withdraw in the store
-     */
+    /** Gives up at any moment (a failure, a cancellation). */
     synchronized GiveUp giveUp() {
         if (!end(State.GAVE_UP)) {
             return GiveUp.ENDED_ALREADY;

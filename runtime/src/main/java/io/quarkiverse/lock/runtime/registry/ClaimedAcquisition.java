@@ -33,17 +33,14 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
     /** Stops the work started under the hold, once it subscribed. */
     private volatile Runnable stopWork;
 
-    /**
-     * @param handle the acquiring handle
-     * @param acquisition emits the hold acquired or entered again, or {@code null} when not acquired
-     */
+    /** {@code acquisition} emits the hold acquired or entered again, or {@code null} when not acquired. */
     ClaimedAcquisition(LockHandle handle, Uni<Hold> acquisition) {
         this.handle = handle;
         this.acquisition = acquisition;
     }
 
     /**
-     * Releases the hold (releases one entry of it), unless it was released already or never arrived.
+     * Releases one entry of the hold, unless it was released already or never arrived.
      *
      * @return {@code true} when released (or entries remain); {@code false} when there was nothing to release or
      *         this handle no longer had the hold; fails with {@code LockExpiredException} when the store no longer
@@ -58,19 +55,12 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
         return handle.releaseHold(current);
     }
 
-    /**
-     * @return emits {@code true} once acquired, {@code false} if not
-     */
     @Override
     public Uni<Boolean> acquisition() {
         return map(held -> held != null);
     }
 
-    /**
-     * Releases the hold as {@link #release()} does, logging the outcome instead of returning it.
-     *
-     * @param reason why, for the log
-     */
+    /** Releases the hold as {@link #release()} does, logging the outcome (and the reason) instead. */
     void releaseQuietly(String reason) {
         releaseQuietly(reason, handle.holdAtLeastMillis());
     }
@@ -86,12 +76,7 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
         }
     }
 
-    /**
-     * Releases the hold because the operation was cancelled: stops the work started under the hold first, and keeps
-     * work that did not start yet from starting.
-     *
-     * @param reason why, for the log
-     */
+    /** Stops the work started under the hold first, and keeps work not started yet from starting. */
     void releaseOnCancellation(String reason) {
         cancelled = true;
         Runnable stop = stopWork;
@@ -101,17 +86,12 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
         releaseQuietly(reason);
     }
 
-    /**
-     * @return the action, started only if this acquisition was not cancelled, and cancelled when it is
-     */
+    /** The action, started only if this acquisition was not cancelled, and cancelled when it is. */
     <T> Uni<T> guard(Uni<T> action) {
         return Uni.createFrom().deferred(() -> cancelled ? Uni.createFrom().<T> nothing()
                 : action.onSubscription().invoke(subscription -> stopOnCancellation(subscription::cancel)));
     }
 
-    /**
-     * @return the action, started only if this acquisition was not cancelled, and cancelled when it is
-     */
     <T> Multi<T> guard(Multi<T> action) {
         return Multi.createFrom().deferred(() -> cancelled ? Multi.createFrom().<T> nothing()
                 : action.onSubscription().invoke(subscription -> stopOnCancellation(subscription::cancel)));
@@ -125,7 +105,6 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
         }
     }
 
-    /** Tells the registry's observer the outcome of the acquisition. */
     private void observe(Hold held, long waitedNanos) {
         LockObserver observer = handle.services().observer();
         if (observer == LockObserver.NONE) {

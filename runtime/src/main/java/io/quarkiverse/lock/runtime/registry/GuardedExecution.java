@@ -25,10 +25,6 @@ final class GuardedExecution {
     }
 
     /**
-     * @param handle the handle
-     * @param wait how long to wait for the lock
-     * @param lease the lease
-     * @param action the action
      * @return the action's item; fails with {@link CannotAcquireLockException} when the wait ran out, with
      *         {@link LockExpiredException} when the lock was found lost, or with the action's failure
      * @throws IllegalArgumentException if the wait, the lease or the action is invalid, or the lease is shorter than
@@ -47,14 +43,7 @@ final class GuardedExecution {
         });
     }
 
-    /**
-     * @param handle the handle
-     * @param wait how long to wait for the lock
-     * @param lease the lease
-     * @param action the action
-     * @return the action's items; fails as {@link #uni} does
-     * @throws IllegalArgumentException as {@link #uni} does
-     */
+    /** As {@link #uni}, for the items of a {@code Multi}. */
     static <T> Multi<T> multi(LockHandle handle, Duration wait, Duration lease, Multi<T> action) {
         Supplier<ClaimedAcquisition> claims = claims(handle, wait, lease);
         LockArguments.requireAction(action);
@@ -85,11 +74,7 @@ final class GuardedExecution {
         return new CannotAcquireLockException(handle.getLockKey(), wait);
     }
 
-    /**
-     * @param handle the handle
-     * @return where the blocking view of the handle gets the acquisitions of its guarded sections: each releases
-     *         only the hold it got ({@link ClaimedAcquisition})
-     */
+    /** Where the handle's blocking view gets its sections' acquisitions, each releasing only the hold it got. */
     static BlockingLockView.Sections sections(LockHandle handle) {
         return new HandleSections(handle);
     }

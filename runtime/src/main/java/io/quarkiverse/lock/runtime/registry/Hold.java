@@ -56,28 +56,19 @@ sealed class Hold permits ReentrantHold {
         return false;
     }
 
-    /**
-     * @return whether the hold's lease is renewed; only then can it be found lost while held
-     */
+    /** Only a renewed hold can be found lost while held. */
     boolean isRenewed() {
         return renewal != null;
     }
 
-    /**
-     * Starts renewing the lease, if it is renewed.
-     *
-     * @param sentNanos when the request that granted the hold was sent
-     */
+    /** {@code sentNanos}: when the request that granted the hold was sent. */
     void startRenewal(long sentNanos) {
         if (renewal != null) {
             renewal.start(sentNanos);
         }
     }
 
-    /**
-     * @return the signal that completes when the hold ends, failing with {@link LockExpiredException} if the lock was
-     *         found lost; {@code null} without renewal
-     */
+    /** Completes when the hold ends, failing with {@link LockExpiredException} if it was lost; null if not renewed. */
     CompletableFuture<Void> endSignal() {
         return renewal == null ? null : renewal.endSignal();
     }

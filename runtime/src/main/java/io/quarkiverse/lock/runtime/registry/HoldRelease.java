@@ -30,8 +30,6 @@ final class HoldRelease {
     /**
      * Releases one entry of the hold, and ends the hold with the last, if the handle still has it.
      *
-     * @param handle the handle
-     * @param held the hold
      * @param holdAtLeastMillis how long after its acquisition the lock stays held; zero to free it at once
      * @return {@code true} when released or kept until its minimum hold (or entries remain); {@code false} when the
      *         handle no longer had that hold; fails with {@link LockExpiredException} when the store no longer had it
@@ -82,12 +80,7 @@ final class HoldRelease {
                 .flatMap(released -> released ? TRUE : Uni.createFrom().failure(new LockExpiredException(key)));
     }
 
-    /**
-     * Releases as {@link #release} does, for a hold that nobody is left to be told about (the operation that used it
-     * was cancelled); a failure is logged.
-     *
-     * @param reason why, for the log
-     */
+    /** Releases as {@link #release} does when nobody is left to tell (a cancelled operation): logs the outcome. */
     static void releaseQuietly(LockHandle handle, Hold held, long holdAtLeastMillis, String reason) {
         release(handle, held, holdAtLeastMillis).subscribe().with(
                 released -> LOG.debugf("Released lock '%s' because %s", handle.getLockKey(), reason),

@@ -52,20 +52,15 @@ final class LockHandle implements ReactiveDistributedLock {
         this.options = options;
     }
 
-    /**
-     * @return a new owner id for one acquisition: this handle's unguessable id and a sequence number, so unique per
-     *         acquisition and as unguessable as the handle's
-     */
+    /** This handle's unguessable id and a sequence number: unique per acquisition, and as unguessable. */
     String newAcquisitionId() {
         return id + '.' + Long.toString((long) ACQUISITIONS.getAndAdd(this, 1L), 36);
     }
 
-    /** What this handle shares with the other handles of its registry. */
     LockServices services() {
         return services;
     }
 
-    /** The store as lock operations reach it, bounded in time. */
     LockStore boundedStore() {
         return services.boundedStore();
     }
@@ -122,11 +117,7 @@ final class LockHandle implements ReactiveDistributedLock {
                 .map(held -> held != null);
     }
 
-    /**
-     * Acquires as this handle's type says ({@link LockTypeStrategy#acquisition}).
-     *
-     * @return emits the hold acquired or entered again, or {@code null} if not acquired
-     */
+    /** Emits the hold acquired or entered again, or {@code null} if not acquired. */
     Uni<Hold> acquisition(long waitNanos, long leaseMillis) {
         return options.strategy().acquisition(this, waitNanos, leaseMillis);
     }
@@ -218,7 +209,6 @@ final class LockHandle implements ReactiveDistributedLock {
                 + (hold != null) + "]";
     }
 
-    /** The hold this handle has, or {@code null}. */
     Hold currentHold() {
         return hold;
     }
@@ -233,11 +223,7 @@ final class LockHandle implements ReactiveDistributedLock {
      * Records a grant from the store as this handle's hold, and starts renewing its lease if this handle renews. A
      * hold the handle still had is over: the store granted another acquisition, so that hold's lease had run out.
      *
-     * @param owner the owner id of the acquisition that was granted
-     * @param token its fencing token
-     * @param leaseMillis its lease
      * @param sentNanos when the request that was granted was sent: the lease runs at least until then plus the lease
-     * @return the new hold
      */
     Hold onGranted(String owner, long token, long leaseMillis, long sentNanos) {
         HandleOptions current = options;
@@ -283,11 +269,7 @@ final class LockHandle implements ReactiveDistributedLock {
         return (Hold) HOLD.getAndSet(this, null);
     }
 
-    /**
-     * @param operation what failed, as a verb
-     * @param failure what the store failed with
-     * @return the failure to hand to this handle's caller ({@link StoreFailures})
-     */
+    /** The failure to hand to this handle's caller ({@link StoreFailures}). */
     LockException storeFailure(String operation, Throwable failure) {
         return services.failures().toLockException(metricsName(), key, operation, failure);
     }

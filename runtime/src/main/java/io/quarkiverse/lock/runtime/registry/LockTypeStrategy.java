@@ -76,10 +76,6 @@ enum LockTypeStrategy {
         this.type = type;
     }
 
-    /**
-     * @param type a lock type
-     * @return the strategy of that type
-     */
     static LockTypeStrategy of(LockType type) {
         return switch (type) {
             case SINGLE_ENTRANT -> SINGLE_ENTRANT;
@@ -88,9 +84,6 @@ enum LockTypeStrategy {
         };
     }
 
-    /**
-     * @return the type this strategy implements
-     */
     LockType type() {
         return type;
     }
@@ -98,9 +91,6 @@ enum LockTypeStrategy {
     /**
      * Acquires as the type says: by default, waits for the lock.
      *
-     * @param handle the acquiring handle
-     * @param waitNanos how long to wait, 0 for one attempt
-     * @param leaseMillis the lease
      * @return emits the hold acquired or entered again, or {@code null} if not acquired; fails with the store's
      *         failure mapped by {@link LockHandle#storeFailure}
      */
@@ -111,7 +101,6 @@ enum LockTypeStrategy {
     /**
      * The handle's {@code release()}: by default, releases one entry of the hold the handle has, if any.
      *
-     * @param handle the releasing handle
      * @return {@code true} when released; {@code false} when the handle held nothing; fails with
      *         {@link LockExpiredException} when the store no longer had the lock for the handle's acquisition
      */
@@ -122,13 +111,7 @@ enum LockTypeStrategy {
         });
     }
 
-    /**
-     * @param owner the owner id of the acquisition the store granted
-     * @param token its fencing token
-     * @param leaseMillis its lease
-     * @param renewedBy the handle that renews its lease, or {@code null} if it is not renewed
-     * @return the hold the grant makes: by default one that cannot be entered again
-     */
+    /** The hold a grant makes: by default one that cannot be entered again; {@code renewedBy} may be null. */
     Hold newHold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
         return new Hold(owner, token, leaseMillis, renewedBy);
     }
