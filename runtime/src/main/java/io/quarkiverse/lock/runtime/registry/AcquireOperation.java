@@ -33,6 +33,8 @@ import io.vertx.core.Context;
 final class AcquireOperation extends AbstractUni<Hold> {
 
     private final LockHandle handle;
+    private final LockServices services;
+    private final String key;
     private final long waitNanos;
     private final long leaseMillis;
     private final boolean overriding;
@@ -45,6 +47,8 @@ final class AcquireOperation extends AbstractUni<Hold> {
      */
     AcquireOperation(LockHandle handle, long waitNanos, long leaseMillis, boolean overriding) {
         this.handle = handle;
+        this.services = handle.services();
+        this.key = handle.getLockKey();
         this.waitNanos = waitNanos;
         this.leaseMillis = leaseMillis;
         this.overriding = overriding;
@@ -76,7 +80,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
         void start() {
             if (!overriding && waitNanos > 0 && !handle.isHeldLocally()) {
                 startNanos = System.nanoTime();
-                Waiter joined = ledger.join(() -> handle.states().join(handle.getLockKey(), owner, this::onHandedOver));
+                Waiter joined = ledger.join(() -> services.states().join(key, owner, this::onHandedOver));
                 if (joined == null) {
                     return;
                 }
@@ -94,7 +98,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
 
         /** Submits one attempt, unless the acquisition ended or an attempt is in flight. */
         private void attempt() {
-            if (handle.services().isClosed()) {
+            if (services.isClosed()) {
                 onFailure(new IllegalStateException("the application is shutting down"));
                 return;
             }
@@ -103,9 +107,9 @@ final class AcquireOperation extends AbstractUni<Hold> {
             }
             long sentNanos = System.nanoTime();
             try {
-                LockStore store = handle.boundedStore();
-                Uni<AcquireResult> call = overriding ? store.takeOver(handle.getLockKey(), owner, leaseMillis)
-                        : store.tryAcquire(handle.getLockKey(), owner, leaseMillis, waits());
+                LockStore store = services.boundedStore();
+                Uni<AcquireResult> call = overriding ? store.takeOver(key, owner, leaseMillis)
+                        : store.tryAcquire(key, owner, leaseMillis, waits());
                 call.subscribe().with(result -> onResult(result, sentNanos), this::onAttemptFailure);
             } catch (RuntimeException e) {
                 onAttemptFailure(e);
@@ -165,7 +169,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
         }
 
         private void pauseThenAttempt(long holderRemainingMillis, long remainingNanos) {
-            pause = handle.waitStrategy()
+            pause = services.waitStrategy()
                     .pause(ledger.waiter(), failedAttempts, holderRemainingMillis, remainingNanos)
                     .subscribe().with(ignored -> attempt(), this::onFailure);
             if (!ledger.isRunning()) {
@@ -236,7 +240,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
         }
 
         private Uni<Boolean> takeBack() {
-            return TakeBack.send(handle.services(), handle.getLockKey(), owner, leaseMillis);
+            return TakeBack.send(services, key, owner, leaseMillis);
         }
 
         private void finish() {
@@ -246,7 +250,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
             }
             Waiter joined = ledger.waiter();
             if (joined != null) {
-                handle.states().leave(joined);
+                services.states().leave(joined);
             }
         }
 

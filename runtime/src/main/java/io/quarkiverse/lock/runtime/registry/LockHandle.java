@@ -9,8 +9,6 @@ import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
-import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -59,18 +57,6 @@ final class LockHandle implements ReactiveDistributedLock {
 
     LockServices services() {
         return services;
-    }
-
-    LockStore boundedStore() {
-        return services.boundedStore();
-    }
-
-    LocalLockStates states() {
-        return services.states();
-    }
-
-    WaitStrategy waitStrategy() {
-        return services.waitStrategy();
     }
 
     String metricsName() {
