@@ -32,12 +32,7 @@ final class TimeBoundedLockStore implements LockStore {
     private final Vertx vertx;
     private final LateAnswers lateAnswers;
 
-    /**
-     * @param delegate the store
-     * @param timeout how long an operation may take, positive
-     * @param vertx the Vert.x instance whose timers bound the operations
-     * @param lateAnswers takes back an acquisition that completes after it timed out
-     */
+    /** {@code timeout}: how long an operation may take, positive. */
     TimeBoundedLockStore(LockStore delegate, Duration timeout, Vertx vertx, LateAnswers lateAnswers) {
         this.delegate = delegate;
         this.timeout = timeout;
@@ -50,13 +45,7 @@ final class TimeBoundedLockStore implements LockStore {
     @FunctionalInterface
     interface LateAnswers {
 
-        /**
-         * Takes the acquisition back: the store may have granted it, or put it in line, after its caller gave up.
-         *
-         * @param key the lock key
-         * @param owner the acquisition's owner id
-         * @param leaseMillis the lease it asked for
-         */
+        /** The store may have granted the acquisition, or put it in line, after its caller gave up. */
         void takeBack(String key, String owner, long leaseMillis);
     }
 
