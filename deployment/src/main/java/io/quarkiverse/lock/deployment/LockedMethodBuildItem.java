@@ -6,20 +6,19 @@ import org.jboss.jandex.MethodInfo;
 import io.quarkus.builder.item.MultiBuildItem;
 
 /**
- * A method annotated {@code @Locked}, with its compiled key, or the reason it is invalid.
+ * A valid method annotated {@code @Locked}, with its compiled key. An invalid one is reported as a
+ * {@link io.quarkiverse.lock.deployment.exception.LockedMethodException} instead.
  */
 public final class LockedMethodBuildItem extends MultiBuildItem {
 
     private final MethodInfo method;
     private final AnnotationInstance locked;
     private final LockKeyTemplate key;
-    private final String problem;
 
-    LockedMethodBuildItem(MethodInfo method, AnnotationInstance locked, LockKeyTemplate key, String problem) {
+    LockedMethodBuildItem(MethodInfo method, AnnotationInstance locked, LockKeyTemplate key) {
         this.method = method;
         this.locked = locked;
         this.key = key;
-        this.problem = problem;
     }
 
     /**
@@ -37,29 +36,9 @@ public final class LockedMethodBuildItem extends MultiBuildItem {
     }
 
     /**
-     * @return the compiled key, or {@code null} if the method is invalid
+     * @return the compiled key
      */
     public LockKeyTemplate key() {
         return key;
-    }
-
-    /**
-     * @return why the method is invalid, naming it; {@code null} if it is valid
-     */
-    public String problem() {
-        return problem;
-    }
-
-    /**
-     * @param method a method
-     * @return the method as messages name it, such as {@code com.acme.Orders#pay(java.lang.String)}
-     */
-    static String describe(MethodInfo method) {
-        StringBuilder name = new StringBuilder(method.declaringClass().name().toString()).append('#')
-                .append(method.name()).append('(');
-        for (int i = 0; i < method.parametersCount(); i++) {
-            name.append(i == 0 ? "" : ", ").append(method.parameterType(i).name());
-        }
-        return name.append(')').toString();
     }
 }

@@ -17,6 +17,12 @@ import org.jboss.jandex.Type;
 
 import io.quarkiverse.lock.LockKey;
 import io.quarkiverse.lock.Locked;
+import io.quarkiverse.lock.deployment.exception.LockedClassException;
+import io.quarkiverse.lock.deployment.exception.LockedDurationException;
+import io.quarkiverse.lock.deployment.exception.LockedKeyException;
+import io.quarkiverse.lock.deployment.exception.LockedMethodException;
+import io.quarkiverse.lock.deployment.exception.LockedReturnTypeException;
+import io.quarkiverse.lock.deployment.exception.LockedTargetException;
 import io.quarkiverse.lock.runtime.LockRecorder;
 import io.quarkiverse.lock.runtime.interceptor.CompiledLockKey;
 import io.quarkiverse.lock.runtime.interceptor.LockedDurations;
@@ -29,11 +35,11 @@ import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
-import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**
  * Build steps of {@code @Locked}: finds the annotated methods, compiles and checks their keys and durations (a
- * problem fails the build, naming the method), and hands the compiled keys to the interceptor.
+ * misuse fails the build with an exception of {@code io.quarkiverse.lock.deployment.exception} naming the method),
+ * and hands the compiled keys to the interceptor.
  */
 class LockedProcessor {
 
@@ -53,40 +59,36 @@ class LockedProcessor {
                 .build();
     }
 
+    /**
+     * Inspects every {@code @Locked} method; the valid ones become {@link LockedMethodBuildItem}s, and every misuse
+     * fails the build, all of them reported together, each as its own exception naming the method or class.
+     */
     @BuildStep
-    void lockedMethods(CombinedIndexBuildItem index, BuildProducer<LockedMethodBuildItem> methods) {
+    void lockedMethods(CombinedIndexBuildItem index, BuildProducer<LockedMethodBuildItem> methods,
+            BuildProducer<ValidationErrorBuildItem> errors) {
+        List<Throwable> misuses = new ArrayList<>();
         for (AnnotationInstance locked : index.getIndex().getAnnotations(LOCKED)) {
-            if (locked.target().kind() == AnnotationTarget.Kind.METHOD) {
-                methods.produce(inspect(locked.target().asMethod(), locked));
+            AnnotationTarget target = locked.target();
+            if (target.kind() == AnnotationTarget.Kind.METHOD) {
+                try {
+                    methods.produce(inspect(target.asMethod(), locked));
+                } catch (LockedMethodException misuse) {
+                    misuses.add(misuse);
+                }
+            } else if (target.kind() == AnnotationTarget.Kind.CLASS && !target.asClass().name().equals(INTERCEPTOR)) {
+                misuses.add(new LockedClassException(target.asClass().name()));
             }
         }
-    }
-
-    @BuildStep
-    ValidationErrorBuildItem validate(CombinedIndexBuildItem index, List<LockedMethodBuildItem> methods) {
-        List<Throwable> errors = new ArrayList<>();
-        for (AnnotationInstance locked : index.getIndex().getAnnotations(LOCKED)) {
-            if (locked.target().kind() == AnnotationTarget.Kind.CLASS
-                    && !locked.target().asClass().name().equals(INTERCEPTOR)) {
-                errors.add(new ConfigurationException("@Locked on the class " + locked.target().asClass().name()
-                        + " is not supported: annotate the methods that need the lock"));
-            }
+        if (!misuses.isEmpty()) {
+            errors.produce(new ValidationErrorBuildItem(misuses));
         }
-        for (LockedMethodBuildItem method : methods) {
-            if (method.problem() != null) {
-                errors.add(new ConfigurationException(method.problem()));
-            }
-        }
-        return errors.isEmpty() ? null : new ValidationErrorBuildItem(errors);
     }
 
     @BuildStep
     AnnotationsTransformerBuildItem keyTemplates(List<LockedMethodBuildItem> methods) {
         Map<MethodInfo, LockKeyTemplate> keys = new HashMap<>();
         for (LockedMethodBuildItem method : methods) {
-            if (method.key() != null) {
-                keys.put(method.method(), method.key());
-            }
+            keys.put(method.method(), method.key());
         }
         return new AnnotationsTransformerBuildItem(AnnotationTransformation.forMethods()
                 .whenMethod(keys::containsKey)
@@ -110,7 +112,7 @@ class LockedProcessor {
         Map<String, String> leases = new HashMap<>();
         Map<String, String> holds = new HashMap<>();
         for (LockedMethodBuildItem method : methods) {
-            String name = LockedMethodBuildItem.describe(method.method());
+            String name = LockedMethodException.describe(method.method());
             String wait = stringValue(method.locked(), "waitTime");
             if (LockedDurations.isExpression(wait)) {
                 waits.put(name, wait);
@@ -130,36 +132,42 @@ class LockedProcessor {
     }
 
     private static LockedMethodBuildItem inspect(MethodInfo method, AnnotationInstance locked) {
-        String name = LockedMethodBuildItem.describe(method);
+        checkTarget(method);
+        checkReturnType(method, locked);
         try {
-            checkMethod(method, locked);
-            return new LockedMethodBuildItem(method, locked, compileKey(method, locked), null);
+            checkDuration(locked, "waitTime", true);
+            checkDuration(locked, "expireAfter", false);
+            checkDuration(locked, "holdAtLeast", true);
+            checkHoldAtLeastWithinLease(locked);
         } catch (IllegalArgumentException problem) {
-            return new LockedMethodBuildItem(method, locked, null, "@Locked method " + name + ": "
-                    + problem.getMessage());
+            throw new LockedDurationException(method, problem.getMessage());
+        }
+        try {
+            return new LockedMethodBuildItem(method, locked, compileKey(method, locked));
+        } catch (IllegalArgumentException problem) {
+            throw new LockedKeyException(method, problem.getMessage());
         }
     }
 
-    private static void checkMethod(MethodInfo method, AnnotationInstance locked) {
+    private static void checkTarget(MethodInfo method) {
         if (Modifier.isPrivate(method.flags())) {
-            throw new IllegalArgumentException("it is private, and interceptors do not apply to private methods");
+            throw new LockedTargetException(method, "it is private, and interceptors do not apply to private methods");
         }
         if (Modifier.isStatic(method.flags())) {
-            throw new IllegalArgumentException("it is static, and interceptors do not apply to static methods");
+            throw new LockedTargetException(method, "it is static, and interceptors do not apply to static methods");
         }
+    }
+
+    private static void checkReturnType(MethodInfo method, AnnotationInstance locked) {
         Type returnType = method.returnType();
         if (UNSUPPORTED_RETURN_TYPES.contains(returnType.name())) {
-            throw new IllegalArgumentException("its return type " + returnType.name() + " is not supported: return "
-                    + "Uni, Multi, CompletionStage, or a plain value for a blocking method");
+            throw new LockedReturnTypeException(method, "its return type " + returnType.name() + " is not supported: "
+                    + "return Uni, Multi, CompletionStage, or a plain value for a blocking method");
         }
         if ("SKIP".equals(enumValue(locked, "whenBusy")) && returnType.kind() == Type.Kind.PRIMITIVE) {
-            throw new IllegalArgumentException("whenBusy = SKIP completes a skipped call with null, which its "
-                    + "primitive return type " + returnType + " cannot hold: return a wrapper type or use FAIL");
+            throw new LockedReturnTypeException(method, "whenBusy = SKIP completes a skipped call with null, which "
+                    + "its primitive return type " + returnType + " cannot hold: return a wrapper type or use FAIL");
         }
-        checkDuration(locked, "waitTime", true);
-        checkDuration(locked, "expireAfter", false);
-        checkDuration(locked, "holdAtLeast", true);
-        checkHoldAtLeastWithinLease(locked);
     }
 
     /** When both are given as durations; otherwise the check waits for startup. */

@@ -6,7 +6,7 @@ import java.util.OptionalLong;
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.registry.BlockingLockHandle;
+import io.quarkiverse.lock.runtime.registry.BlockingLockView;
 import io.quarkiverse.lock.runtime.registry.LockArguments;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -14,9 +14,9 @@ import io.smallrye.mutiny.Uni;
 /**
  * A handle of {@link LockRegistryStub}: answers acquisitions as the stub says and keeps its own hold. Its arguments are
  * checked as production checks them ({@link LockArguments}), and its blocking view is production's
- * ({@link BlockingLockHandle}).
+ * ({@link BlockingLockView}).
  */
-final class StubLock implements ReactiveDistributedLock, BlockingLockHandle.Sections {
+final class StubLock implements ReactiveDistributedLock, BlockingLockView.Sections {
 
     private static final Duration NO_WAIT = Duration.ZERO;
     /** The lease of an acquisition that names none: the default of {@code quarkus.lock.expire-after}. */
@@ -171,7 +171,7 @@ final class StubLock implements ReactiveDistributedLock, BlockingLockHandle.Sect
 
     @Override
     public DistributedLock toBlocking() {
-        return new BlockingLockHandle(this, this);
+        return new BlockingLockView(this, this);
     }
 
     /**
@@ -188,21 +188,21 @@ final class StubLock implements ReactiveDistributedLock, BlockingLockHandle.Sect
     }
 
     /**
-     * A section of the blocking view: acquires as {@link #acquireOnce()} does, and gives back with {@link #release()}.
+     * A section of the blocking view: acquires as {@link #acquireOnce()} does, and releases with {@link #release()}.
      */
     @Override
-    public BlockingLockHandle.Claim claim(Duration wait, Duration lease) {
+    public BlockingLockView.Claim claim(Duration wait, Duration lease) {
         LockArguments.requireWait(wait);
         LockArguments.requireLease(lease);
-        return new BlockingLockHandle.Claim() {
+        return new BlockingLockView.Claim() {
             @Override
             public Uni<Boolean> acquisition() {
                 return acquireOnce();
             }
 
             @Override
-            public Uni<Boolean> giveBack() {
-                return release();
+            public Uni<Boolean> release() {
+                return StubLock.this.release();
             }
         };
     }

@@ -1,7 +1,5 @@
 package io.quarkiverse.lock.runtime.registry;
 
-import java.util.concurrent.atomic.AtomicInteger;
-
 import io.quarkiverse.lock.runtime.waiting.Waiter;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
@@ -20,35 +18,40 @@ import io.vertx.core.Context;
  * <p>
  * Each subscription is one acquisition with an owner id of its own ({@link LockHandle#newAcquisitionId()}): the store
  * grants, hands over and takes back by that id, so a late or repeated reply, or a hand-over message meant for an
- * earlier acquisition of the same handle, can never complete this one. A hand-over message is taken as the grant only
- * when it is known to be current ({@link Run#onHandedOver}); otherwise the acquisition asks the store. Exactly one of
- * "grant", "give up" (wait ran
- * out, failure) and "cancel" wins, by one compare-and-set. Every way of giving up after the store may have granted
- * (a reply lost, late or failed, a cancellation with an attempt in flight, a grant arriving after the end) sends a
- * {@link TakeBack} for this acquisition's id, so no lock stays held that no handle tracks. It goes once the store
- * answered the last attempt: an attempt is never cancelled, so what a client does to deliver it (a script sent again
- * after {@code NOSCRIPT}, a retried write) happens before the take-back. A grant is recorded in the handle only when it
- * wins, so it never disturbs a hold the handle already has. Written as a loop of fresh subscriptions, not nested
- * operators, so a long wait does not grow the stack; results arrive on the caller's Vert.x context, if any.
+ * earlier acquisition of the same handle, can never complete this one. A hand-over message is the grant only when it
+ * is known to be current ({@link AttemptLedger#handOver}); otherwise the acquisition asks the store. Exactly one of
+ * "grant", "give up" (wait ran out, failure) and "cancel" wins ({@link AttemptLedger}).
+ * <p>
+ * Every way of giving up after the store may have granted (a reply lost, late or failed, a cancellation with an
+ * attempt in flight, a grant arriving after the end) sends a {@link TakeBack} for this acquisition's id, so no lock
+ * stays held that no handle tracks. It goes once the store answered the last attempt: an attempt is never cancelled,
+ * so what a client does to deliver it (a script sent again after {@code NOSCRIPT}, a retried write) happens before the
+ * take-back. A grant is recorded in the handle only when it wins, so it never disturbs a hold the handle already has.
+ * Written as a loop of fresh subscriptions, not nested operators, so a long wait does not grow the stack; results
+ * arrive on the caller's Vert.x context, if any.
  */
 final class AcquireOperation extends AbstractUni<Hold> {
 
     private final LockHandle handle;
+    private final LockServices services;
+    private final String key;
     private final long waitNanos;
     private final long leaseMillis;
-    private final boolean takeOver;
+    private final boolean overriding;
 
     /**
      * @param handle the acquiring handle
      * @param waitNanos how long to wait, 0 for one attempt
      * @param leaseMillis the lease of the hold
-     * @param takeOver {@code true} for an overriding acquisition: one take-over, whoever holds the lock
+     * @param overriding {@code true} for one take-over, whoever holds the lock
      */
-    AcquireOperation(LockHandle handle, long waitNanos, long leaseMillis, boolean takeOver) {
+    AcquireOperation(LockHandle handle, long waitNanos, long leaseMillis, boolean overriding) {
         this.handle = handle;
+        this.services = handle.services();
+        this.key = handle.getLockKey();
         this.waitNanos = waitNanos;
         this.leaseMillis = leaseMillis;
-        this.takeOver = takeOver;
+        this.overriding = overriding;
     }
 
     @Override
@@ -60,35 +63,13 @@ final class AcquireOperation extends AbstractUni<Hold> {
 
     private final class Run implements UniSubscription {
 
-        private static final int RUNNING = 0;
-        private static final int GRANTED = 1;
-        private static final int GAVE_UP = 2;
-
         private final UniSubscriber<? super Hold> downstream;
         private final String owner;
         private final Context context;
-        private final AtomicInteger state = new AtomicInteger(RUNNING);
+        private final AttemptLedger ledger = new AttemptLedger(leaseMillis);
         private volatile Cancellable pause;
-        private volatile Waiter waiter;
         private long startNanos;
         private int failedAttempts;
-        /** Written under this: when the last attempt the store refused was sent; a later hand-over came after it. */
-        private volatile long refusedSentNanos;
-        /**
-         * Guarded by this: the highest of the refusals' {@link AcquireResult#issuedTokensUpTo()}; a hand-over with a
-         * token above it was made after every refusal so far.
-         */
-        private long refusalsSawTokensUpTo;
-        /** Guarded by this: an attempt was submitted; the acquisition gave up with one in flight. */
-        private boolean attempted;
-        private boolean takeBackOnAnswer;
-        /**
-         * Guarded by this: an attempt was submitted and its answer has not come yet; a hand-over heard meanwhile.
-         * A hand-over heard then is decided once the answer is in (see {@link #onHandedOver}).
-         */
-        private boolean awaitingAnswer;
-        /** Guarded by this: the highest token of the hand-overs heard while an attempt was in flight, 0 if none. */
-        private long handOverHeardToken;
 
         Run(UniSubscriber<? super Hold> downstream, String owner, Context context) {
             this.downstream = downstream;
@@ -97,15 +78,11 @@ final class AcquireOperation extends AbstractUni<Hold> {
         }
 
         void start() {
-            if (!takeOver && waitNanos > 0 && !handle.isHeldLocally()) {
+            if (!overriding && waitNanos > 0 && !handle.isHeldLocally()) {
                 startNanos = System.nanoTime();
-                Waiter joined;
-                synchronized (this) {
-                    if (state.get() != RUNNING) {
-                        return;
-                    }
-                    joined = handle.states().join(handle.key, owner, this::onHandedOver);
-                    waiter = joined;
+                Waiter joined = ledger.join(() -> services.states().join(key, owner, this::onHandedOver));
+                if (joined == null) {
+                    return;
                 }
                 if (!joined.isHead()) {
                     pauseThenAttempt(-1, waitNanos);
@@ -116,26 +93,23 @@ final class AcquireOperation extends AbstractUni<Hold> {
         }
 
         private boolean waits() {
-            return waiter != null;
+            return ledger.waiter() != null;
         }
 
         /** Submits one attempt, unless the acquisition ended or an attempt is in flight. */
         private void attempt() {
-            if (handle.services().isClosed()) {
+            if (services.isClosed()) {
                 onFailure(new IllegalStateException("the application is shutting down"));
                 return;
             }
-            synchronized (this) {
-                if (state.get() != RUNNING || awaitingAnswer) {
-                    return;
-                }
-                attempted = true;
-                awaitingAnswer = true;
+            if (!ledger.startAttempt()) {
+                return;
             }
             long sentNanos = System.nanoTime();
             try {
-                Uni<AcquireResult> call = takeOver ? handle.boundedStore().takeOver(handle.key, owner, leaseMillis)
-                        : handle.boundedStore().tryAcquire(handle.key, owner, leaseMillis, waits());
+                LockStore store = services.boundedStore();
+                Uni<AcquireResult> call = overriding ? store.takeOver(key, owner, leaseMillis)
+                        : store.tryAcquire(key, owner, leaseMillis, waits());
                 call.subscribe().with(result -> onResult(result, sentNanos), this::onAttemptFailure);
             } catch (RuntimeException e) {
                 onAttemptFailure(e);
@@ -143,61 +117,44 @@ final class AcquireOperation extends AbstractUni<Hold> {
         }
 
         /**
-         * The store answered the attempt in flight (or it failed or timed out), with {@code result} if it answered. A
-         * refusal is recorded in the same step, so a hand-over heard from then on is judged against it. If the
-         * acquisition gave up meanwhile, its take-back goes now, after everything the attempt may have done in the
-         * store.
-         *
-         * @return the highest token of the hand-overs heard while the attempt was in flight (0 if none), or -1 if the
-         *         acquisition gave up meanwhile and the answer was dealt with by its take-back
+         * @return the highest token of the hand-overs heard while the attempt was in flight (0 if none), or
+         *         {@link AttemptLedger#WITHDRAWN} if the acquisition gave up meanwhile: its take-back goes now, after
+         *         everything the attempt may have done in the store
          */
         private long answered(AcquireResult result, long sentNanos) {
-            long heard;
-            boolean takeBackNow;
-            synchronized (this) {
-                heard = handOverHeardToken;
-                takeBackNow = takeBackOnAnswer;
-                awaitingAnswer = false;
-                handOverHeardToken = 0;
-                takeBackOnAnswer = false;
-                if (result != null && !result.acquired()) {
-                    refusedSentNanos = sentNanos;
-                    refusalsSawTokensUpTo = Math.max(refusalsSawTokensUpTo, result.issuedTokensUpTo());
-                }
-            }
-            if (takeBackNow) {
+            long heard = ledger.answered(result, sentNanos);
+            if (heard == AttemptLedger.WITHDRAWN) {
                 takeBack().subscribe().with(ignored -> {
                 });
-                return -1;
             }
             return heard;
         }
 
         private void onAttemptFailure(Throwable failure) {
-            if (answered(null, 0) >= 0) {
+            if (answered(null, 0) != AttemptLedger.WITHDRAWN) {
                 onFailure(failure);
             }
         }
 
         private void onResult(AcquireResult result, long sentNanos) {
             long handOverHeardMeanwhile = answered(result, sentNanos);
-            if (handOverHeardMeanwhile < 0) {
+            if (handOverHeardMeanwhile == AttemptLedger.WITHDRAWN) {
                 return;
             }
             if (result.acquired()) {
-                // A grant revealed by this attempt may be a hand-over made after the previous refusal was answered.
-                long refusedSent = refusedSentNanos;
-                onGranted(result.token(), refusedSent != 0 ? refusedSent : sentNanos);
+                if (ledger.grant()) {
+                    granted(result.token(), ledger.leaseSinceNanos(sentNanos));
+                }
                 return;
             }
-            if (handOverHeardMeanwhile > 0 && state.get() == RUNNING) {
+            if (handOverHeardMeanwhile > 0 && ledger.isRunning()) {
                 // A hand-over made after this refusal is the grant; an earlier one is stale, and the store tells.
                 onHandedOver(handOverHeardMeanwhile);
                 return;
             }
             long remaining = waits() ? waitNanos - (System.nanoTime() - startNanos) : 0;
             if (remaining <= 0) {
-                if (state.compareAndSet(RUNNING, GAVE_UP)) {
+                if (ledger.giveUpAfterAnswer()) {
                     finish();
                     if (waits()) {
                         takeBack().subscribe().with(ignored -> deliver(null));
@@ -212,64 +169,38 @@ final class AcquireOperation extends AbstractUni<Hold> {
         }
 
         private void pauseThenAttempt(long holderRemainingMillis, long remainingNanos) {
-            pause = handle.waitStrategy()
-                    .pause(waiter, failedAttempts, holderRemainingMillis, remainingNanos)
+            pause = services.waitStrategy()
+                    .pause(ledger.waiter(), failedAttempts, holderRemainingMillis, remainingNanos)
                     .subscribe().with(ignored -> attempt(), this::onFailure);
-            if (state.get() != RUNNING) {
+            if (!ledger.isRunning()) {
                 pause.cancel();
             }
         }
 
         /**
-         * A release handed the lock to this acquisition (the message names its owner id). The message is the grant,
-         * with its token, when it is known to be current: no attempt is on its way, and the token is above what every
-         * refusal so far saw issued, so the hand-over came after all of them. Only a refusal puts this acquisition in
-         * line, so no later hand-over to it can have followed, and since then the lock has been this acquisition's,
-         * as after any grant (a take-over, a forced release or the lease's end may end a hold at any time). Its lease
-         * counts from when the last refused attempt was sent, before the hand-over; a message that comes when half
-         * the lease is gone is not taken.
+         * A release handed the lock to this acquisition (the message names its owner id). Since only a refusal puts
+         * this acquisition in line, a current message is the grant ({@link AttemptLedger#handOver}), and the lease
+         * counts from when the last refused attempt was sent; a message that comes when half the lease is gone is not
+         * taken.
          * <p>
          * Otherwise the acquisition asks the store at once, which answers a lock handed to this acquisition with its
          * current token: the message may be late, and the lock may have changed hands and come back to this
          * acquisition under another token since (a take-over, then a release to this waiter, which a later refusal
          * had put back in line). Heard while an attempt is in flight, the message is judged once that attempt is
-         * answered (see {@link #awaitingAnswer}), since the attempt may reach the store after the hand-over.
+         * answered, since the attempt may reach the store after the hand-over.
          */
         private void onHandedOver(long token) {
-            boolean current;
-            long refusedSent;
-            synchronized (this) {
-                if (awaitingAnswer) {
-                    handOverHeardToken = Math.max(handOverHeardToken, token);
-                    return;
+            switch (ledger.handOver(token)) {
+                case GRANTED -> granted(token, ledger.leaseSinceNanos(0));
+                case ASK_STORE -> {
+                    Cancellable paused = pause;
+                    if (paused != null) {
+                        paused.cancel();
+                    }
+                    attempt();
                 }
-                refusedSent = refusedSentNanos;
-                current = refusedSent != 0 && token > refusalsSawTokensUpTo && leaseLeft(refusedSent)
-                        && state.compareAndSet(RUNNING, GRANTED);
-            }
-            if (current) {
-                granted(token, refusedSent);
-                return;
-            }
-            Cancellable paused = pause;
-            if (paused != null) {
-                paused.cancel();
-            }
-            attempt();
-        }
-
-        /** Whether at least half the lease of a grant made after {@code sinceNanos} is left. */
-        private boolean leaseLeft(long sinceNanos) {
-            return leaseMillis == LockStore.NO_EXPIRY || System.nanoTime() - sinceNanos < leaseMillis * 500_000;
-        }
-
-        /**
-         * Records the grant unless the acquisition gave up after the answer came; that give-up sends its own take-back,
-         * after this answer.
-         */
-        private void onGranted(long token, long sentNanos) {
-            if (state.compareAndSet(RUNNING, GRANTED)) {
-                granted(token, sentNanos);
+                case HEARD_MEANWHILE, ENDED -> {
+                }
             }
         }
 
@@ -279,39 +210,37 @@ final class AcquireOperation extends AbstractUni<Hold> {
         }
 
         private void onFailure(Throwable failure) {
-            if (state.compareAndSet(RUNNING, GAVE_UP)) {
-                finish();
-                takeBackOnceAnswered();
-                deliverFailure(handle.storeFailure(takeOver ? "take over" : "acquire", failure));
+            if (giveUp()) {
+                deliverFailure(handle.storeFailure(overriding ? "take over" : "acquire", failure));
             }
         }
 
         @Override
         public void cancel() {
-            if (state.compareAndSet(RUNNING, GAVE_UP)) {
-                finish();
-                takeBackOnceAnswered();
-            }
+            giveUp();
         }
 
-        /** Sends the take-back now if an attempt was made, or, if one is in flight, once it is answered. */
-        private void takeBackOnceAnswered() {
-            boolean now;
-            synchronized (this) {
-                if (awaitingAnswer) {
-                    takeBackOnAnswer = true;
-                    return;
-                }
-                now = attempted;
+        /**
+         * Ends the acquisition unless it ended, and takes back what it asked for: now if an attempt was answered, or
+         * once the attempt in flight is.
+         *
+         * @return {@code true} if this call ended it
+         */
+        private boolean giveUp() {
+            AttemptLedger.GiveUp left = ledger.giveUp();
+            if (left == AttemptLedger.GiveUp.ENDED_ALREADY) {
+                return false;
             }
-            if (now) {
+            finish();
+            if (left == AttemptLedger.GiveUp.WITHDRAW_NOW) {
                 takeBack().subscribe().with(ignored -> {
                 });
             }
+            return true;
         }
 
         private Uni<Boolean> takeBack() {
-            return TakeBack.send(handle.services(), handle.key, owner, leaseMillis);
+            return TakeBack.send(services, key, owner, leaseMillis);
         }
 
         private void finish() {
@@ -319,12 +248,9 @@ final class AcquireOperation extends AbstractUni<Hold> {
             if (current != null) {
                 current.cancel();
             }
-            Waiter joined;
-            synchronized (this) {
-                joined = waiter;
-            }
+            Waiter joined = ledger.waiter();
             if (joined != null) {
-                handle.states().leave(joined);
+                services.states().leave(joined);
             }
         }
 

@@ -23,13 +23,7 @@ final class CallerContext {
         return current != null && current.isEventLoopContext() ? current : null;
     }
 
-    /**
-     * Runs {@code delivery} now if the calling thread is on {@code context} (or there is no context to return to),
-     * otherwise on {@code context}.
-     *
-     * @param context the context captured when the operation started, or {@code null}
-     * @param delivery what to run
-     */
+    /** Runs {@code delivery} now if the calling thread is on {@code context} (or it is {@code null}), else there. */
     static void deliver(Context context, Runnable delivery) {
         if (context == null || Vertx.currentContext() == context) {
             delivery.run();

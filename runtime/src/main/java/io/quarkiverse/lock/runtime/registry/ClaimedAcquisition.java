@@ -11,7 +11,7 @@ import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
 
 /**
- * An acquisition whose hold is given back exactly once by whoever ends its use first: the caller after its work, or
+ * An acquisition whose hold is released exactly once by whoever ends its use first: the caller after its work, or
  * a cancellation. A cancellation that reaches it after the hold arrived (a grant racing the cancel, or an operator
  * that dropped the hold because it was cancelled at that moment) releases the hold, so a cancelled caller never leaves
  * the lock held, whatever operators stand between it and the acquisition; and the caller's own release and the
@@ -20,98 +20,78 @@ import io.smallrye.mutiny.subscription.UniSubscription;
  * The work done under the hold is started through {@link #guard}: a cancellation stops it before giving the hold back,
  * and work not started yet never starts. Without it, a cancellation that reaches an execution between the hold's
  * emission and the action's subscription reaching {@code flatMap} (which cancels only an inner subscription it
- * already has) would give the hold back and leave the action to run, entirely, without the lock.
+ * already has) would release the hold and leave the action to run, entirely, without the lock.
  */
-final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLockHandle.Claim {
+final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLockView.Claim {
 
     private final LockHandle handle;
     private final Uni<Hold> acquisition;
-    private final AtomicBoolean given = new AtomicBoolean();
+    private final AtomicBoolean released = new AtomicBoolean();
     private volatile Hold hold;
     /** A cancellation reached this acquisition after the hold arrived. */
     private volatile boolean cancelled;
     /** Stops the work started under the hold, once it subscribed. */
     private volatile Runnable stopWork;
 
-    /**
-     * @param handle the acquiring handle
-     * @param acquisition emits the hold acquired or entered again, or {@code null} when not acquired
-     */
+    /** {@code acquisition} emits the hold acquired or entered again, or {@code null} when not acquired. */
     ClaimedAcquisition(LockHandle handle, Uni<Hold> acquisition) {
         this.handle = handle;
         this.acquisition = acquisition;
     }
 
     /**
-     * Gives the hold back (releases one entry of it), unless it was given back already or never arrived.
+     * Releases one entry of the hold, unless it was released already or never arrived.
      *
-     * @return {@code true} when released (or entries remain); {@code false} when there was nothing to give back or
+     * @return {@code true} when released (or entries remain); {@code false} when there was nothing to release or
      *         this handle no longer had the hold; fails with {@code LockExpiredException} when the store no longer
      *         had it for this acquisition
      */
     @Override
-    public Uni<Boolean> giveBack() {
+    public Uni<Boolean> release() {
         Hold current = hold;
-        if (current == null || !given.compareAndSet(false, true)) {
+        if (current == null || !released.compareAndSet(false, true)) {
             return Uni.createFrom().item(Boolean.FALSE);
         }
         return handle.releaseHold(current);
     }
 
-    /**
-     * @return emits {@code true} once acquired, {@code false} if not
-     */
     @Override
     public Uni<Boolean> acquisition() {
         return map(held -> held != null);
     }
 
-    /**
-     * Gives the hold back as {@link #giveBack()} does, logging the outcome instead of returning it.
-     *
-     * @param reason why, for the log
-     */
-    void giveBackQuietly(String reason) {
-        giveBackQuietly(reason, handle.holdAtLeastMillis());
+    /** Releases the hold as {@link #release()} does, logging the outcome (and the reason) instead. */
+    void releaseQuietly(String reason) {
+        releaseQuietly(reason, handle.holdAtLeastMillis());
     }
 
     /**
      * @param holdAtLeastMillis how long after its acquisition the lock stays held: the handle's for a hold its caller
      *        used, zero for one that never reached its caller (the caller's work never ran under it)
      */
-    private void giveBackQuietly(String reason, long holdAtLeastMillis) {
+    private void releaseQuietly(String reason, long holdAtLeastMillis) {
         Hold current = hold;
-        if (current != null && given.compareAndSet(false, true)) {
+        if (current != null && released.compareAndSet(false, true)) {
             HoldRelease.releaseQuietly(handle, current, holdAtLeastMillis, reason);
         }
     }
 
-    /**
-     * Gives the hold back because the operation was cancelled: stops the work started under the hold first, and keeps
-     * work that did not start yet from starting.
-     *
-     * @param reason why, for the log
-     */
-    void giveBackOnCancellation(String reason) {
+    /** Stops the work started under the hold first, and keeps work not started yet from starting. */
+    void releaseOnCancellation(String reason) {
         cancelled = true;
         Runnable stop = stopWork;
         if (stop != null) {
             stop.run();
         }
-        giveBackQuietly(reason);
+        releaseQuietly(reason);
     }
 
-    /**
-     * @return the action, started only if this acquisition was not cancelled, and cancelled when it is
-     */
+    /** The action, started only if this acquisition was not cancelled, and cancelled when it is. */
     <T> Uni<T> guard(Uni<T> action) {
         return Uni.createFrom().deferred(() -> cancelled ? Uni.createFrom().<T> nothing()
                 : action.onSubscription().invoke(subscription -> stopOnCancellation(subscription::cancel)));
     }
 
-    /**
-     * @return the action, started only if this acquisition was not cancelled, and cancelled when it is
-     */
     <T> Multi<T> guard(Multi<T> action) {
         return Multi.createFrom().deferred(() -> cancelled ? Multi.createFrom().<T> nothing()
                 : action.onSubscription().invoke(subscription -> stopOnCancellation(subscription::cancel)));
@@ -125,16 +105,15 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
         }
     }
 
-    /** Tells the registry's observer the outcome of the acquisition. */
     private void observe(Hold held, long waitedNanos) {
         LockObserver observer = handle.services().observer();
         if (observer == LockObserver.NONE) {
             return;
         }
         if (held != null) {
-            observer.acquired(handle.metricsName(), handle.key, held.owner, held.token, waitedNanos);
+            observer.acquired(handle.metricsName(), handle.getLockKey(), held.owner(), held.token(), waitedNanos);
         } else {
-            observer.notAcquired(handle.metricsName(), handle.key, waitedNanos);
+            observer.notAcquired(handle.metricsName(), handle.getLockKey(), waitedNanos);
         }
     }
 
@@ -171,7 +150,7 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
             if (state.compareAndSet(WAITING, EMITTED)) {
                 downstream.onItem(item);
             } else {
-                giveBackQuietly("its operation was cancelled", 0);
+                releaseQuietly("its operation was cancelled", 0);
             }
         }
 
@@ -188,7 +167,7 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
             if (previous == WAITING) {
                 upstream.cancel();
             } else if (previous == EMITTED) {
-                giveBackOnCancellation("its operation was cancelled");
+                releaseOnCancellation("its operation was cancelled");
             }
         }
     }

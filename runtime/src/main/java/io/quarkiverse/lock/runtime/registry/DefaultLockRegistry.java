@@ -7,7 +7,6 @@ import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
-import io.quarkiverse.lock.runtime.store.TimeBoundedLockStore;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.quarkiverse.lock.spi.LockStore;

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.runtime.registry;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.LockExpiredException;
@@ -10,10 +11,10 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 
 /**
- * Runs an action only while a handle holds its lock: acquires, runs the action, and gives the hold back when the
+ * Runs an action only while a handle holds its lock: acquires, runs the action, and releases the hold when the
  * action ends with an item or completion, a failure, or a cancellation, exactly once ({@link ClaimedAcquisition}); for
- * a {@code Uni}, a {@code Multi}, and the sections of the blocking view ({@link BlockingLockHandle}). A
- * cancelled execution gives back only what it acquired itself: an entry of a reentrant hold it entered, never a hold
+ * a {@code Uni}, a {@code Multi}, and the sections of the blocking view ({@link BlockingLockView}). A
+ * cancelled execution releases only what it acquired itself: an entry of a reentrant hold it entered, never a hold
  * the handle had before.
  */
 final class GuardedExecution {
@@ -24,70 +25,58 @@ final class GuardedExecution {
     }
 
     /**
-     * @param handle the handle
-     * @param wait how long to wait for the lock
-     * @param lease the lease
-     * @param action the action
      * @return the action's item; fails with {@link CannotAcquireLockException} when the wait ran out, with
      *         {@link LockExpiredException} when the lock was found lost, or with the action's failure
      * @throws IllegalArgumentException if the wait, the lease or the action is invalid, or the lease is shorter than
      *         the handle's minimum hold
      */
     static <T> Uni<T> uni(LockHandle handle, Duration wait, Duration lease, Uni<T> action) {
-        long waitNanos = LockArguments.requireWait(wait);
-        long leaseMillis = leaseMillis(handle, lease);
+        Supplier<ClaimedAcquisition> claims = claims(handle, wait, lease);
         LockArguments.requireAction(action);
         return Uni.createFrom().deferred(() -> {
-            ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
-            return claim.flatMap(held -> {
-                if (held == null) {
-                    return Uni.createFrom().<T> failure(new CannotAcquireLockException(handle.key, wait));
-                }
-                return endWhenLost(held, claim.guard(action))
-                        .onFailure().call(failure -> giveBackAfterFailure(claim, failure))
-                        .onItem().call(claim::giveBack)
-                        .onCancellation().invoke(() -> claim.giveBackOnCancellation(CANCELLED));
-            });
+            ClaimedAcquisition claim = claims.get();
+            return claim.flatMap(held -> held == null ? Uni.createFrom().<T> failure(notAcquired(handle, wait))
+                    : endWhenLost(held, claim.guard(action))
+                            .onFailure().call(failure -> releaseAfterFailure(claim, failure))
+                            .onItem().call(claim::release)
+                            .onCancellation().invoke(() -> claim.releaseOnCancellation(CANCELLED)));
         });
     }
 
-    /**
-     * @param handle the handle
-     * @param wait how long to wait for the lock
-     * @param lease the lease
-     * @param action the action
-     * @return the action's items; fails as {@link #uni} does
-     * @throws IllegalArgumentException as {@link #uni} does
-     */
+    /** As {@link #uni}, for the items of a {@code Multi}. */
     static <T> Multi<T> multi(LockHandle handle, Duration wait, Duration lease, Multi<T> action) {
-        long waitNanos = LockArguments.requireWait(wait);
-        long leaseMillis = leaseMillis(handle, lease);
+        Supplier<ClaimedAcquisition> claims = claims(handle, wait, lease);
         LockArguments.requireAction(action);
         return Multi.createFrom().deferred(() -> {
-            ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
-            return claim.onItem().transformToMulti(held -> {
-                if (held == null) {
-                    return Multi.createFrom().<T> failure(new CannotAcquireLockException(handle.key, wait));
-                }
-                return endWhenLost(held, claim.guard(action))
-                        .onFailure().call(failure -> giveBackAfterFailure(claim, failure))
-                        .onCompletion().call(claim::giveBack)
-                        .onCancellation().invoke(() -> claim.giveBackOnCancellation(CANCELLED));
-            });
+            ClaimedAcquisition claim = claims.get();
+            return claim.onItem().transformToMulti(held -> held == null
+                    ? Multi.createFrom().<T> failure(notAcquired(handle, wait))
+                    : endWhenLost(held, claim.guard(action))
+                            .onFailure().call(failure -> releaseAfterFailure(claim, failure))
+                            .onCompletion().call(claim::release)
+                            .onCancellation().invoke(() -> claim.releaseOnCancellation(CANCELLED)));
         });
     }
 
     /**
-     * @param handle the handle
-     * @return where the blocking view of the handle gets the acquisitions of its guarded sections: each gives back
-     *         only the hold it got ({@link ClaimedAcquisition})
+     * @return makes one claimed acquisition per call, nothing reaching the store before it is subscribed
+     * @throws IllegalArgumentException if the wait or the lease is invalid, or the lease is shorter than the handle's
+     *         minimum hold
      */
-    static BlockingLockHandle.Sections sections(LockHandle handle) {
-        return new HandleSections(handle);
+    private static Supplier<ClaimedAcquisition> claims(LockHandle handle, Duration wait, Duration lease) {
+        long waitNanos = LockArguments.requireWait(wait);
+        long leaseMillis = LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease),
+                handle.holdAtLeastMillis());
+        return () -> new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
     }
 
-    private static long leaseMillis(LockHandle handle, Duration lease) {
-        return LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease), handle.holdAtLeastMillis());
+    private static CannotAcquireLockException notAcquired(LockHandle handle, Duration wait) {
+        return new CannotAcquireLockException(handle.getLockKey(), wait);
+    }
+
+    /** Where the handle's blocking view gets its sections' acquisitions, each releasing only the hold it got. */
+    static BlockingLockView.Sections sections(LockHandle handle) {
+        return new HandleSections(handle);
     }
 
     /**
@@ -95,12 +84,12 @@ final class GuardedExecution {
      * lock lost. Without renewal nothing can find it lost while the action runs, so the action runs as it is.
      */
     private static <T> Uni<T> endWhenLost(Hold held, Uni<T> action) {
-        if (held.renewal == null) {
+        if (!held.isRenewed()) {
             return action;
         }
         return Uni.createFrom().emitter(emitter -> {
             Cancellable running = action.subscribe().with(emitter::complete, emitter::fail);
-            held.end().whenComplete((ignored, lost) -> {
+            held.endSignal().whenComplete((ignored, lost) -> {
                 if (lost != null) {
                     running.cancel();
                     emitter.fail(lost);
@@ -111,11 +100,11 @@ final class GuardedExecution {
     }
 
     private static <T> Multi<T> endWhenLost(Hold held, Multi<T> action) {
-        if (held.renewal == null) {
+        if (!held.isRenewed()) {
             return action;
         }
         CompletableFuture<Void> stop = new CompletableFuture<>();
-        held.end().whenComplete((ignored, lost) -> {
+        held.endSignal().whenComplete((ignored, lost) -> {
             if (lost != null) {
                 stop.completeExceptionally(lost);
             }
@@ -126,21 +115,21 @@ final class GuardedExecution {
     }
 
     /**
-     * Gives the hold back after the action failed: a release failure is added to the action's failure as suppressed,
+     * Releases the hold after the action failed: a release failure is added to the action's failure as suppressed,
      * so the caller sees the action's own failure. When the action failed because the lock was lost, the caller is
      * told at once: the release is expected to find the lock gone (or the store unreachable) and is not waited for.
      */
-    private static Uni<Boolean> giveBackAfterFailure(ClaimedAcquisition claim, Throwable actionFailure) {
+    private static Uni<Boolean> releaseAfterFailure(ClaimedAcquisition claim, Throwable actionFailure) {
         if (actionFailure instanceof LockExpiredException) {
-            claim.giveBackQuietly("its lease was found lost");
+            claim.releaseQuietly("its lease was found lost");
             return Uni.createFrom().item(Boolean.FALSE);
         }
-        return claim.giveBack()
+        return claim.release()
                 .onFailure().invoke(actionFailure::addSuppressed)
                 .onFailure().recoverWithItem(Boolean.FALSE);
     }
 
-    private record HandleSections(LockHandle handle) implements BlockingLockHandle.Sections {
+    private record HandleSections(LockHandle handle) implements BlockingLockView.Sections {
 
         @Override
         public Duration defaultWait() {
@@ -153,9 +142,8 @@ final class GuardedExecution {
         }
 
         @Override
-        public BlockingLockHandle.Claim claim(Duration wait, Duration lease) {
-            long waitNanos = LockArguments.requireWait(wait);
-            return new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis(handle, lease)));
+        public BlockingLockView.Claim claim(Duration wait, Duration lease) {
+            return claims(handle, wait, lease).get();
         }
     }
 }

@@ -4,29 +4,18 @@ import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 
 /**
- * How a handle behaves: its type's strategy, whether it renews leases, its metrics name, and how long its locks stay
- * held after their acquisition. Immutable and shared by every handle that keeps the registry's defaults, so a handle
- * costs four references.
+ * How a handle behaves. Immutable and shared by every handle that keeps the registry's defaults, so a handle costs
+ * four references.
  *
- * @param strategy what the lock type decides
- * @param renewLease whether acquisitions renew their lease while held
- * @param metricsName the name the handle's metrics are tagged with
  * @param holdAtLeastMillis how long after its acquisition a lock stays held when released sooner; zero: freed at once
  */
 record HandleOptions(LockTypeStrategy strategy, boolean renewLease, String metricsName, long holdAtLeastMillis) {
 
-    /**
-     * @param type the lock type
-     * @param renewLease the registry's default for lease renewal
-     * @return the options of a handle of that type that nobody configured
-     */
+    /** The options of a handle of that type that nobody configured. */
     static HandleOptions defaults(LockType type, boolean renewLease) {
         return new HandleOptions(LockTypeStrategy.of(type), renewLease, LockObserver.UNNAMED, 0);
     }
 
-    /**
-     * @return the lock type
-     */
     LockType type() {
         return strategy.type();
     }

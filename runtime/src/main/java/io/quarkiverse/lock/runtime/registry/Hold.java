@@ -7,23 +7,34 @@ import io.quarkiverse.lock.LockExpiredException;
 /**
  * One acquisition a handle holds: the acquisition's own owner id (the store knows the holder by it, so a release,
  * renewal or take-back names exactly this acquisition), its fencing token, lease and start and, when its lease is
- * renewed, the renewal (which carries the signal that ends when the hold ends, failing with
- * {@link LockExpiredException} if a renewal found the lock lost). A reentrant handle's hold ({@link ReentrantHold})
- * also counts its entries.
+ * renewed, the renewal, whose signal ends when the hold ends. A reentrant handle's hold ({@link ReentrantHold}) also
+ * counts its entries.
  */
 sealed class Hold permits ReentrantHold {
 
-    final String owner;
-    final long token;
-    final long leaseMillis;
-    final long grantedAtNanos = System.nanoTime();
-    final LeaseRenewal renewal;
+    private final String owner;
+    private final long token;
+    private final long leaseMillis;
+    private final long grantedAtNanos = System.nanoTime();
+    private final LeaseRenewal renewal;
 
     Hold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
         this.owner = owner;
         this.token = token;
         this.leaseMillis = leaseMillis;
         this.renewal = renewedBy == null ? null : new LeaseRenewal(renewedBy, this);
+    }
+
+    String owner() {
+        return owner;
+    }
+
+    long token() {
+        return token;
+    }
+
+    long leaseMillis() {
+        return leaseMillis;
     }
 
     /**
@@ -45,33 +56,38 @@ sealed class Hold permits ReentrantHold {
         return false;
     }
 
-    /**
-     * @return the signal that ends with the hold, failing if the lock was found lost; {@code null} without renewal
-     */
-    CompletableFuture<Void> end() {
-        return renewal == null ? null : renewal.end;
+    /** Only a renewed hold can be found lost while held. */
+    boolean isRenewed() {
+        return renewal != null;
     }
 
-    /**
-     * Ends the hold: stops its renewal and completes its signal normally, unless it already ended.
-     */
-    void ended() {
+    /** {@code sentNanos}: when the request that granted the hold was sent. */
+    void startRenewal(long sentNanos) {
         if (renewal != null) {
-            renewal.stop();
-            renewal.end.complete(null);
+            renewal.start(sentNanos);
         }
     }
 
-    /**
-     * Records that the holder lost the lock: stops the renewal and fails the signal.
-     */
-    void lost(LockExpiredException failure) {
+    /** Completes when the hold ends, failing with {@link LockExpiredException} if it was lost; null if not renewed. */
+    CompletableFuture<Void> endSignal() {
+        return renewal == null ? null : renewal.endSignal();
+    }
+
+    /** Ends the hold: stops its renewal and completes its signal normally, unless it already ended. */
+    void end() {
         if (renewal != null) {
-            renewal.stop();
-            renewal.end.completeExceptionally(failure);
+            renewal.end(null);
         }
     }
 
+    /** Ends the hold as lost: stops its renewal and fails its signal with {@code failure}. */
+    void lose(LockExpiredException failure) {
+        if (renewal != null) {
+            renewal.end(failure);
+        }
+    }
+
+    /** Stops renewing the lease, leaving the signal as it is (a release under way completes it). */
     void stopRenewal() {
         if (renewal != null) {
             renewal.stop();
@@ -83,6 +99,6 @@ sealed class Hold permits ReentrantHold {
     }
 
     boolean isLost() {
-        return renewal != null && renewal.end.isCompletedExceptionally();
+        return renewal != null && renewal.endSignal().isCompletedExceptionally();
     }
 }

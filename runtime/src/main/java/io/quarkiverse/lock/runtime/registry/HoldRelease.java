@@ -30,8 +30,6 @@ final class HoldRelease {
     /**
      * Releases one entry of the hold, and ends the hold with the last, if the handle still has it.
      *
-     * @param handle the handle
-     * @param held the hold
      * @param holdAtLeastMillis how long after its acquisition the lock stays held; zero to free it at once
      * @return {@code true} when released or kept until its minimum hold (or entries remain); {@code false} when the
      *         handle no longer had that hold; fails with {@link LockExpiredException} when the store no longer had it
@@ -46,31 +44,31 @@ final class HoldRelease {
         }
         held.stopRenewal();
         long keepMillis = keepMillis(held, holdAtLeastMillis);
-        String key = handle.key;
+        String key = handle.getLockKey();
         LockServices services = handle.services();
-        Uni<Boolean> ended = keepMillis > 0 ? services.boundedStore().renew(key, held.owner, keepMillis)
-                : services.boundedStore().release(key, held.owner);
+        Uni<Boolean> ended = keepMillis > 0 ? services.boundedStore().renew(key, held.owner(), keepMillis)
+                : services.boundedStore().release(key, held.owner());
         Uni<Boolean> sent = ended
                 .onFailure().invoke(failure -> {
-                    if (keepMillis <= 0 || held.leaseMillis == LockStore.NO_EXPIRY) {
-                        TakeBack.retryLater(services, key, held.owner, held.leaseMillis, failure);
+                    if (keepMillis <= 0 || held.leaseMillis() == LockStore.NO_EXPIRY) {
+                        TakeBack.retryLater(services, key, held.owner(), held.leaseMillis(), failure);
                     }
                 })
                 .onTermination().invoke(() -> {
-                    held.ended();
+                    held.end();
                     if (keepMillis <= 0) {
-                        services.states().onReleased(key);
+                        services.states().released(key);
                     }
                 })
                 .invoke(released -> {
                     if (released) {
-                        services.observer().released(handle.metricsName(), key, held.owner, held.heldNanos());
+                        services.observer().released(handle.metricsName(), key, held.owner(), held.heldNanos());
                         if (keepMillis > 0) {
                             LOG.debugf("Lock '%s' stays held for %d ms more, until %d ms after its acquisition", key,
                                     keepMillis, holdAtLeastMillis);
                         }
                     } else if (!held.isLost()) {
-                        services.observer().leaseExpired(handle.metricsName(), key, held.owner, held.heldNanos());
+                        services.observer().leaseExpired(handle.metricsName(), key, held.owner(), held.heldNanos());
                     }
                 })
                 .memoize().indefinitely();
@@ -82,21 +80,16 @@ final class HoldRelease {
                 .flatMap(released -> released ? TRUE : Uni.createFrom().failure(new LockExpiredException(key)));
     }
 
-    /**
-     * Releases as {@link #release} does, for a hold that nobody is left to be told about (the operation that used it
-     * was cancelled); a failure is logged.
-     *
-     * @param reason why, for the log
-     */
+    /** Releases as {@link #release} does when nobody is left to tell (a cancelled operation): logs the outcome. */
     static void releaseQuietly(LockHandle handle, Hold held, long holdAtLeastMillis, String reason) {
         release(handle, held, holdAtLeastMillis).subscribe().with(
-                released -> LOG.debugf("Released lock '%s' because %s", handle.key, reason),
+                released -> LOG.debugf("Released lock '%s' because %s", handle.getLockKey(), reason),
                 failure -> {
                     if (failure instanceof LockExpiredException) {
-                        LOG.debugf("Lock '%s' was already free when released because %s", handle.key, reason);
+                        LOG.debugf("Lock '%s' was already free when released because %s", handle.getLockKey(), reason);
                     } else {
                         LOG.warnf(failure, "Could not release lock '%s' after %s; it frees when its lease runs out",
-                                handle.key, reason);
+                                handle.getLockKey(), reason);
                     }
                 });
     }
@@ -111,6 +104,6 @@ final class HoldRelease {
             return 0;
         }
         long remaining = holdAtLeastMillis - held.heldNanos() / 1_000_000;
-        return held.leaseMillis == LockStore.NO_EXPIRY ? remaining : Math.min(remaining, held.leaseMillis);
+        return held.leaseMillis() == LockStore.NO_EXPIRY ? remaining : Math.min(remaining, held.leaseMillis());
     }
 }

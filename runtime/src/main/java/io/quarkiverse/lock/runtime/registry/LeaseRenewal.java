@@ -20,8 +20,7 @@ final class LeaseRenewal {
 
     private static final Logger LOG = Logger.getLogger(LeaseRenewal.class);
 
-    /** Ends when the hold ends; fails with {@link LockExpiredException} if the lock was found lost. */
-    final CompletableFuture<Void> end = new CompletableFuture<>();
+    private final CompletableFuture<Void> endSignal = new CompletableFuture<>();
     private final LockHandle handle;
     private final LockServices services;
     private final Hold hold;
@@ -35,7 +34,7 @@ final class LeaseRenewal {
         this.handle = handle;
         this.services = handle.services();
         this.hold = hold;
-        this.periodMillis = Math.max(1, hold.leaseMillis / 3);
+        this.periodMillis = Math.max(1, hold.leaseMillis() / 3);
     }
 
     /**
@@ -48,6 +47,27 @@ final class LeaseRenewal {
         services.renewing(this);
         leaseRunsFrom(sentNanos);
         schedule();
+    }
+
+    /**
+     * @return completes when the hold ends; fails with {@link LockExpiredException} if the lock was found lost
+     */
+    CompletableFuture<Void> endSignal() {
+        return endSignal;
+    }
+
+    /**
+     * Stops renewing and completes the signal, unless it completed already.
+     *
+     * @param lost why the lock was found lost, or {@code null} for a hold that ended normally
+     */
+    void end(LockExpiredException lost) {
+        stop();
+        if (lost == null) {
+            endSignal.complete(null);
+        } else {
+            endSignal.completeExceptionally(lost);
+        }
     }
 
     void stop() {
@@ -70,7 +90,7 @@ final class LeaseRenewal {
     }
 
     private synchronized void leaseRunsFrom(long sentNanos) {
-        long end = sentNanos + hold.leaseMillis * 1_000_000;
+        long end = sentNanos + hold.leaseMillis() * 1_000_000;
         if (expiryTimer >= 0 && end - leaseEndNanos <= 0) {
             return;
         }
@@ -93,17 +113,17 @@ final class LeaseRenewal {
             return;
         }
         long sentNanos = System.nanoTime();
-        services.boundedStore().renew(handle.key, hold.owner, hold.leaseMillis).subscribe().with(renewed -> {
+        services.boundedStore().renew(handle.getLockKey(), hold.owner(), hold.leaseMillis()).subscribe().with(renewed -> {
             if (renewed) {
                 leaseRunsFrom(sentNanos);
-                services.observer().renewed(handle.metricsName(), handle.key);
+                services.observer().renewed(handle.metricsName(), handle.getLockKey());
                 schedule();
             } else {
                 lose("the store no longer holds it for this acquisition");
             }
         }, failure -> {
-            services.observer().storeFailed(handle.metricsName(), handle.key, "renew");
-            LOG.debugf("Could not renew the lease of lock '%s' (%s); trying again", handle.key, failure.getMessage());
+            services.observer().storeFailed(handle.metricsName(), handle.getLockKey(), "renew");
+            LOG.debugf("Could not renew the lease of lock '%s' (%s); trying again", handle.getLockKey(), failure.getMessage());
             schedule();
         });
     }
@@ -112,8 +132,8 @@ final class LeaseRenewal {
         if (stopped) {
             return;
         }
-        LOG.warnf("Lock '%s' was lost while held: %s", handle.key, why);
-        hold.lost(new LockExpiredException(handle.key));
-        services.observer().leaseExpired(handle.metricsName(), handle.key, hold.owner, hold.heldNanos());
+        LOG.warnf("Lock '%s' was lost while held: %s", handle.getLockKey(), why);
+        hold.lose(new LockExpiredException(handle.getLockKey()));
+        services.observer().leaseExpired(handle.metricsName(), handle.getLockKey(), hold.owner(), hold.heldNanos());
     }
 }

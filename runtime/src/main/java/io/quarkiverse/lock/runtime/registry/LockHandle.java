@@ -9,8 +9,6 @@ import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
-import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -39,7 +37,7 @@ final class LockHandle implements ReactiveDistributedLock {
     }
 
     private final LockServices services;
-    final String key;
+    private final String key;
     private final String id;
     private volatile Hold hold;
     private volatile long acquisitions;
@@ -52,30 +50,13 @@ final class LockHandle implements ReactiveDistributedLock {
         this.options = options;
     }
 
-    /**
-     * @return a new owner id for one acquisition: this handle's unguessable id and a sequence number, so unique per
-     *         acquisition and as unguessable as the handle's
-     */
+    /** This handle's unguessable id and a sequence number: unique per acquisition, and as unguessable. */
     String newAcquisitionId() {
         return id + '.' + Long.toString((long) ACQUISITIONS.getAndAdd(this, 1L), 36);
     }
 
-    /** What this handle shares with the other handles of its registry. */
     LockServices services() {
         return services;
-    }
-
-    /** The store as lock operations reach it, bounded in time. */
-    LockStore boundedStore() {
-        return services.boundedStore();
-    }
-
-    LocalLockStates states() {
-        return services.states();
-    }
-
-    WaitStrategy waitStrategy() {
-        return services.waitStrategy();
     }
 
     String metricsName() {
@@ -122,11 +103,7 @@ final class LockHandle implements ReactiveDistributedLock {
                 .map(held -> held != null);
     }
 
-    /**
-     * Acquires as this handle's type says ({@link LockTypeStrategy#acquisition}).
-     *
-     * @return emits the hold acquired or entered again, or {@code null} if not acquired
-     */
+    /** Emits the hold acquired or entered again, or {@code null} if not acquired. */
     Uni<Hold> acquisition(long waitNanos, long leaseMillis) {
         return options.strategy().acquisition(this, waitNanos, leaseMillis);
     }
@@ -148,7 +125,7 @@ final class LockHandle implements ReactiveDistributedLock {
             if (current == null || current.isLost()) {
                 return FALSE;
             }
-            return services.boundedStore().isHeld(key, current.owner)
+            return services.boundedStore().isHeld(key, current.owner())
                     .onFailure().transform(failure -> storeFailure("check", failure));
         });
     }
@@ -156,7 +133,7 @@ final class LockHandle implements ReactiveDistributedLock {
     @Override
     public OptionalLong fencingToken() {
         Hold current = hold;
-        return current == null ? OptionalLong.empty() : OptionalLong.of(current.token);
+        return current == null ? OptionalLong.empty() : OptionalLong.of(current.token());
     }
 
     @Override
@@ -209,7 +186,7 @@ final class LockHandle implements ReactiveDistributedLock {
 
     @Override
     public DistributedLock toBlocking() {
-        return new BlockingLockHandle(this, GuardedExecution.sections(this));
+        return new BlockingLockView(this, GuardedExecution.sections(this));
     }
 
     @Override
@@ -218,7 +195,6 @@ final class LockHandle implements ReactiveDistributedLock {
                 + (hold != null) + "]";
     }
 
-    /** The hold this handle has, or {@code null}. */
     Hold currentHold() {
         return hold;
     }
@@ -233,11 +209,7 @@ final class LockHandle implements ReactiveDistributedLock {
      * Records a grant from the store as this handle's hold, and starts renewing its lease if this handle renews. A
      * hold the handle still had is over: the store granted another acquisition, so that hold's lease had run out.
      *
-     * @param owner the owner id of the acquisition that was granted
-     * @param token its fencing token
-     * @param leaseMillis its lease
      * @param sentNanos when the request that was granted was sent: the lease runs at least until then plus the lease
-     * @return the new hold
      */
     Hold onGranted(String owner, long token, long leaseMillis, long sentNanos) {
         HandleOptions current = options;
@@ -245,11 +217,9 @@ final class LockHandle implements ReactiveDistributedLock {
         Hold granted = current.strategy().newHold(owner, token, leaseMillis, renewedBy);
         Hold previous = (Hold) HOLD.getAndSet(this, granted);
         if (previous != null) {
-            previous.lost(new LockExpiredException(key));
+            previous.lose(new LockExpiredException(key));
         }
-        if (granted.renewal != null) {
-            granted.renewal.start(sentNanos);
-        }
+        granted.startRenewal(sentNanos);
         return granted;
     }
 
@@ -272,24 +242,20 @@ final class LockHandle implements ReactiveDistributedLock {
     /** Forgets a hold a re-entry found lost in the store. */
     void dropLostHold(Hold lost) {
         if (HOLD.compareAndSet(this, lost, null)) {
-            lost.lost(new LockExpiredException(key));
+            lost.lose(new LockExpiredException(key));
         }
     }
 
     /**
-     * Takes whatever hold this handle has away from it (an overriding release).
+     * Drops whatever hold this handle has (an overriding release).
      *
      * @return the hold it had, or {@code null}
      */
-    Hold takeHold() {
+    Hold dropCurrentHold() {
         return (Hold) HOLD.getAndSet(this, null);
     }
 
-    /**
-     * @param operation what failed, as a verb
-     * @param failure what the store failed with
-     * @return the failure to hand to this handle's caller ({@link StoreFailures})
-     */
+    /** The failure to hand to this handle's caller ({@link StoreFailures}). */
     LockException storeFailure(String operation, Throwable failure) {
         return services.failures().toLockException(metricsName(), key, operation, failure);
     }

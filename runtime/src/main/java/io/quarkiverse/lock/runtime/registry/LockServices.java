@@ -11,10 +11,8 @@ import io.quarkiverse.lock.spi.LockStore;
 import io.vertx.core.Vertx;
 
 /**
- * What the handles of one registry share, handed to each handle and through it to the operations it starts: the store
- * as lock operations reach it (bounded in time), the local lines of waiters, the wait strategy, the Vert.x instance
- * whose timers renew leases and retry take-backs, the observer and the mapping of store failures, the configured
- * defaults, the lease renewals running, and whether the registry was closed.
+ * What the handles of one registry share, handed to each handle and through it to the operations it starts; it also
+ * counts the lease renewals running, so that closing the registry stops them.
  */
 final class LockServices {
 
@@ -33,12 +31,7 @@ final class LockServices {
 
     /**
      * @param boundedStore the store, each operation bounded in time (the store itself if it answers at once)
-     * @param states the local lines of waiters
-     * @param waitStrategy how waiting acquisitions pause between attempts
      * @param vertx the Vert.x instance whose timers renew leases and retry take-backs
-     * @param observer told what the locks do
-     * @param defaultLease the lease of an acquisition that names none
-     * @param defaultWait the wait of an acquisition that names none
      * @throws IllegalArgumentException if a default is not a valid lease or wait
      */
     LockServices(LockStore boundedStore, LocalLockStates states, WaitStrategy waitStrategy, Vertx vertx,
@@ -55,16 +48,11 @@ final class LockServices {
         this.defaultWaitNanos = LockArguments.requireWait(defaultWait);
     }
 
-    /**
-     * @return the store as every lock operation reaches it: bounded in time by {@code quarkus.lock.operation-timeout}
-     */
+    /** The store as every lock operation reaches it: bounded in time by {@code quarkus.lock.operation-timeout}. */
     LockStore boundedStore() {
         return boundedStore;
     }
 
-    /**
-     * @return the local lines of the acquisitions of this JVM waiting for a key
-     */
     LocalLockStates states() {
         return states;
     }
@@ -73,23 +61,15 @@ final class LockServices {
         return waitStrategy;
     }
 
-    /**
-     * @return the Vert.x instance whose timers renew leases and retry take-backs
-     */
     Vertx vertx() {
         return vertx;
     }
 
-    /**
-     * @return the observers told what the locks do ({@link LockObserver#NONE} when there are none)
-     */
+    /** {@link LockObserver#NONE} when there are no observers. */
     LockObserver observer() {
         return observer;
     }
 
-    /**
-     * @return what turns a store's failure into the {@code LockException} callers see
-     */
     StoreFailures failures() {
         return failures;
     }
@@ -110,23 +90,15 @@ final class LockServices {
         return defaultWaitNanos;
     }
 
-    /**
-     * Counts a lease renewal as running, so {@link #close()} stops it.
-     */
     void renewing(LeaseRenewal renewal) {
         renewals.add(renewal);
     }
 
-    /**
-     * Forgets a lease renewal that stopped.
-     */
     void stoppedRenewing(LeaseRenewal renewal) {
         renewals.remove(renewal);
     }
 
-    /**
-     * Marks the registry closed and stops every lease renewal: acquisitions then fail, and nothing is retried.
-     */
+    /** Marks the registry closed and stops every lease renewal: acquisitions then fail, and nothing is retried. */
     void close() {
         closed = true;
         for (LeaseRenewal renewal : renewals) {
@@ -134,9 +106,6 @@ final class LockServices {
         }
     }
 
-    /**
-     * @return {@code true} once {@link #close()} was called
-     */
     boolean isClosed() {
         return closed;
     }

@@ -6,61 +6,113 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * What a handle's {@link LockType} decides: how the handle acquires (waits, enters its hold again, or takes the lock
- * over), what its {@code release()} frees, and what kind of {@link Hold} a grant makes. One stateless instance per
- * type; the handle keeps its hold and the compare-and-set on it, and a strategy goes through the handle's methods.
+ * over), what its {@code release()} frees, and what kind of {@link Hold} a grant makes. Stateless; the handle keeps
+ * its hold and the compare-and-set on it.
  */
-sealed interface LockTypeStrategy permits SingleEntrantStrategy, ReentrantStrategy, OverridingStrategy {
+enum LockTypeStrategy {
+
+    /** Every acquisition waits for the lock (the holder's own too), and only the holder releases it. */
+    SINGLE_ENTRANT(LockType.SINGLE_ENTRANT),
 
     /**
-     * @param type a lock type
-     * @return the strategy of that type
+     * A handle that holds the lock enters its hold again ({@link ReentryOperation}), any other waits for it; a hold
+     * ({@link ReentrantHold}) ends at the release of its last entry.
      */
+    REENTRANT(LockType.REENTRANT) {
+
+        /** Looks at the handle's hold when subscribed: an acquisition built earlier enters the hold of then. */
+        @Override
+        Uni<Hold> acquisition(LockHandle handle, long waitNanos, long leaseMillis) {
+            return Uni.createFrom().deferred(() -> {
+                Hold current = handle.currentHold();
+                return current == null ? new AcquireOperation(handle, waitNanos, leaseMillis, false)
+                        : new ReentryOperation(handle, current, waitNanos, leaseMillis);
+            });
+        }
+
+        @Override
+        Hold newHold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
+            return new ReentrantHold(owner, token, leaseMillis, renewedBy);
+        }
+    },
+
+    /**
+     * For administration: an acquisition takes the lock over at once, whoever holds it (it never waits), and
+     * {@code release()} frees the lock whoever holds it.
+     */
+    OVERRIDING(LockType.OVERRIDING) {
+
+        @Override
+        Uni<Hold> acquisition(LockHandle handle, long waitNanos, long leaseMillis) {
+            return new AcquireOperation(handle, 0, leaseMillis, true);
+        }
+
+        /**
+         * Frees the lock whoever holds it; the handle's own hold, if it has one, ends.
+         *
+         * @return {@code true} if someone held the lock, {@code false} if it was free; fails with the store's failure
+         *         mapped by {@link LockHandle#storeFailure}
+         */
+        @Override
+        Uni<Boolean> release(LockHandle handle) {
+            return Uni.createFrom().deferred(() -> {
+                LockServices services = handle.services();
+                Hold current = handle.dropCurrentHold();
+                if (current != null) {
+                    current.end();
+                    services.observer().released(handle.metricsName(), handle.getLockKey(), current.owner(),
+                            current.heldNanos());
+                }
+                return services.boundedStore().forceRelease(handle.getLockKey())
+                        .onFailure().transform(failure -> handle.storeFailure("release", failure))
+                        .onTermination().invoke(() -> services.states().released(handle.getLockKey()));
+            });
+        }
+    };
+
+    private final LockType type;
+
+    LockTypeStrategy(LockType type) {
+        this.type = type;
+    }
+
     static LockTypeStrategy of(LockType type) {
         return switch (type) {
-            case SINGLE_ENTRANT -> SingleEntrantStrategy.INSTANCE;
-            case REENTRANT -> ReentrantStrategy.INSTANCE;
-            case OVERRIDING -> OverridingStrategy.INSTANCE;
+            case SINGLE_ENTRANT -> SINGLE_ENTRANT;
+            case REENTRANT -> REENTRANT;
+            case OVERRIDING -> OVERRIDING;
         };
     }
 
-    /**
-     * @return the type this strategy implements
-     */
-    LockType type();
+    LockType type() {
+        return type;
+    }
 
     /**
-     * Acquires as the type says.
+     * Acquires as the type says: by default, waits for the lock.
      *
-     * @param handle the acquiring handle
-     * @param waitNanos how long to wait, 0 for one attempt
-     * @param leaseMillis the lease
      * @return emits the hold acquired or entered again, or {@code null} if not acquired; fails with the store's
      *         failure mapped by {@link LockHandle#storeFailure}
      */
-    Uni<Hold> acquisition(LockHandle handle, long waitNanos, long leaseMillis);
+    Uni<Hold> acquisition(LockHandle handle, long waitNanos, long leaseMillis) {
+        return new AcquireOperation(handle, waitNanos, leaseMillis, false);
+    }
 
     /**
      * The handle's {@code release()}: by default, releases one entry of the hold the handle has, if any.
      *
-     * @param handle the releasing handle
      * @return {@code true} when released; {@code false} when the handle held nothing; fails with
      *         {@link LockExpiredException} when the store no longer had the lock for the handle's acquisition
      */
-    default Uni<Boolean> release(LockHandle handle) {
+    Uni<Boolean> release(LockHandle handle) {
         return Uni.createFrom().deferred(() -> {
             Hold current = handle.currentHold();
             return current == null ? Uni.createFrom().item(Boolean.FALSE) : handle.releaseHold(current);
         });
     }
 
-    /**
-     * @param owner the owner id of the acquisition the store granted
-     * @param token its fencing token
-     * @param leaseMillis its lease
-     * @param renewedBy the handle that renews its lease, or {@code null} if it is not renewed
-     * @return the hold the grant makes: by default one that cannot be entered again
-     */
-    default Hold newHold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
+    /** The hold a grant makes: by default one that cannot be entered again; {@code renewedBy} may be null. */
+    Hold newHold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
         return new Hold(owner, token, leaseMillis, renewedBy);
     }
 }

@@ -58,7 +58,8 @@ final class ReentryOperation extends AbstractUni<Hold> {
         }
 
         void start() {
-            renewal = handle.boundedStore().renew(handle.key, current.owner, current.leaseMillis).subscribe()
+            renewal = handle.services().boundedStore().renew(handle.getLockKey(), current.owner(), current.leaseMillis())
+                    .subscribe()
                     .with(this::onRenewed, this::onFailure);
         }
 

@@ -14,21 +14,13 @@ final class StoreFailures {
     private final LockStore store;
     private final LockObserver observer;
 
-    /**
-     * @param store the store, for its name
-     * @param observer told of each store failure
-     */
     StoreFailures(LockStore store, LockObserver observer) {
         this.store = store;
         this.observer = observer;
     }
 
     /**
-     * @param metricsName the failing handle's metrics name
-     * @param key the lock key
      * @param operation what failed, as a verb: {@code acquire}, {@code release}, {@code check}, ...
-     * @param failure what the store failed with
-     * @return the failure to hand to the caller
      */
     LockException toLockException(String metricsName, String key, String operation, Throwable failure) {
         if (failure instanceof LockException lockException) {

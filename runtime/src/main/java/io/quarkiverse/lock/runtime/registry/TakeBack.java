@@ -7,15 +7,14 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Takes back, in the store, an acquisition whose caller will never hold the lock (it gave up waiting, was cancelled,
- * or its reply was lost, late or failed), or one whose release could not reach the store. The store may have granted it without
- * the caller knowing, and such a grant
- * would stay until its lease ends (for ever, for a lock acquired forever), so a take-back that fails is tried again
- * until the store answers: with growing pauses, for as long as the grant could still be live (its lease from now; ten
- * minutes for a lock without lease, after which an error is logged naming the key).
+ * or its reply was lost, late or failed), or one whose release could not reach the store. The store may have granted
+ * it without the caller knowing, and such a grant would stay until its lease ends (for ever, for a lock acquired
+ * forever), so a take-back that fails is tried again, with growing pauses, for as long as the grant could still be
+ * live: its lease from now, or ten minutes for a lock without lease, after which an error names the key.
  * <p>
- * A take-back names the acquisition's own owner id, so it can never free a hold of another acquisition, and it is
- * sent after the acquisition's own command on the same connection, or on a new connection after that one was lost,
- * so the store runs it after the acquisition it takes back.
+ * A take-back names the acquisition's own owner id, so it never frees a hold of another acquisition, and it is sent
+ * after the acquisition's own command on the same connection (or on a new one after that one was lost), so the store
+ * runs it after the acquisition it takes back.
  */
 final class TakeBack {
 
@@ -54,13 +53,7 @@ final class TakeBack {
 
     /**
      * Tries the take-back again after a pause, and again until the store answers: for a release or take-back whose
-     * first try failed.
-     *
-     * @param services the store and timers of the acquisition's registry
-     * @param key the lock key
-     * @param owner the owner id of the acquisition
-     * @param leaseMillis its lease, or {@link LockStore#NO_EXPIRY}
-     * @param failure why the first try failed, for the log
+     * first try failed ({@code failure}, logged). The parameters are those of {@link #send}.
      */
     static void retryLater(LockServices services, String key, String owner, long leaseMillis,
             Throwable failure) {

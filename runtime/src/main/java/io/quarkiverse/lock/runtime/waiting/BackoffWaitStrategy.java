@@ -11,20 +11,14 @@ import io.vertx.core.Vertx;
  * releases the key or the waiter's turn comes.
  * <p>
  * Only the first waiter in line polls the store; the others pause until their turn or the end of their wait. The
- * first waiter's n-th pause lasts a random time between half and all of {@code min(MIN * 2^(n-1), MAX)}, never past the
- * holder's
- * remaining lease (when the store tells it) and never past the caller's wait. Jitter keeps contenders of several
- * instances from retrying in step.
- * <p>
- * While the store announces every release ({@link Waiter#hearsEveryRelease()}), polling is only the fallback for an
- * announcement lost without the store noticing, so the first waiter's pauses last a random time between half and all
- * of a fixed, longer ceiling instead, with the same bounds.
+ * first waiter's n-th pause lasts a random time between half and all of {@code min(MIN * 2^(n-1), MAX)}, never past
+ * the holder's remaining lease (when the store tells it) nor the caller's wait. Jitter keeps contenders of several
+ * instances from retrying in step. While the store announces every release ({@link Waiter#hearsEveryRelease()}),
+ * polling is only the fallback for a lost announcement, so the ceiling is a fixed, longer one instead.
  */
 public final class BackoffWaitStrategy implements WaitStrategy {
 
-    /** The first pause, at most. */
     static final long MIN_MILLIS = 2;
-    /** The longest pause. */
     static final long MAX_MILLIS = 64;
     /**
      * The ceiling of every pause while every release is announced: a quarter of the second a waiter keeps its place
@@ -107,14 +101,7 @@ public final class BackoffWaitStrategy implements WaitStrategy {
         return current != null ? current : vertx.getOrCreateContext();
     }
 
-    /**
-     * @param failedAttempts how many attempts failed so far, at least 1
-     * @param holderRemainingMillis the holder's remaining lease, or negative if unknown
-     * @param remainingNanos how long the caller is still willing to wait
-     * @param minMillis the ceiling of the first pause
-     * @param maxMillis the longest pause
-     * @return the pause before the next attempt, in ms, at least 1
-     */
+    /** The pause before the next attempt, in ms, at least 1; {@code holderRemainingMillis} negative if unknown. */
     static long delayMillis(int failedAttempts, long holderRemainingMillis, long remainingNanos, long minMillis,
             long maxMillis) {
         int doublings = Math.min(Math.max(failedAttempts - 1, 0), 30);

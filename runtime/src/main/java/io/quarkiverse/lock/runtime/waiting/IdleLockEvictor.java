@@ -7,7 +7,7 @@ import org.jboss.logging.Logger;
 import io.vertx.core.Vertx;
 
 /**
- * Periodically drops the local per-key state ({@link KeyState}) that nobody waits on or used lately. Started at
+ * Periodically drops the local per-key state ({@link LocalLine}) that nobody waits on or used lately. Started at
  * application start and stopped at shutdown. (Expired locks of the in-memory store are its own business: it sweeps
  * them itself.)
  */

@@ -6,67 +6,58 @@ import java.util.function.LongConsumer;
 import io.quarkiverse.lock.spi.ReleaseListener;
 
 /**
- * The {@link KeyState} of every key this JVM waits for.
+ * The {@link LocalLine} of every key this JVM waits for.
  * <p>
- * Joining a line goes through {@link ConcurrentHashMap#compute} on its key; the last waiter to leave removes the
- * state through {@link ConcurrentHashMap#computeIfPresent} only if the line is empty at that moment, and so does the
- * evictor for a state that is idle. So state that is waited on is never dropped, and a new waiter never joins a
- * dropped state.
+ * Joining a line goes through {@link ConcurrentHashMap#compute} on its key; the last waiter to leave removes the line
+ * through {@link ConcurrentHashMap#computeIfPresent} only if it is empty at that moment, and so does the evictor for
+ * a line that is idle. So a line that is waited in is never dropped, and a new waiter never joins a dropped line.
  */
 public final class LocalLockStates implements ReleaseListener {
 
-    private final ConcurrentHashMap<String, KeyState> states = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, LocalLine> lines = new ConcurrentHashMap<>();
     private volatile boolean everyReleaseAnnounced;
 
     /**
-     * Puts a waiting acquisition in the local queue of {@code key}.
+     * Puts a waiting acquisition in the local line of {@code key}.
      *
      * @param key the lock key
      * @param owner the waiting handle's owner id
      * @param onHandOver called with the fencing token if a release hands the lock straight to this waiter
-     * @return the acquisition's place in the queue, to pass to {@link #leave(Waiter)}
+     * @return the acquisition's place in the line, to pass to {@link #leave(Waiter)}
      */
     public Waiter join(String key, String owner, LongConsumer onHandOver) {
         Waiter[] joined = new Waiter[1];
-        states.compute(key, (k, state) -> {
-            KeyState s = state == null ? new KeyState(k, System.nanoTime()) : state;
-            joined[0] = s.join(owner, onHandOver, this);
-            return s;
+        lines.compute(key, (k, line) -> {
+            LocalLine joining = line == null ? new LocalLine(k, System.nanoTime()) : line;
+            joined[0] = joining.join(owner, onHandOver, this);
+            return joining;
         });
         return joined[0];
     }
 
     /**
-     * Takes a waiting acquisition out of its queue (it acquired, gave up, failed or was cancelled); if it was first
+     * Takes a waiting acquisition out of its line (it acquired, gave up, failed or was cancelled); if it was first
      * in line, the next one becomes first and is woken.
      *
      * @param waiter the place {@link #join(String, String, LongConsumer)} returned
      */
     public void leave(Waiter waiter) {
-        KeyState state = waiter.leave(System.nanoTime());
-        states.computeIfPresent(state.key, (k, current) -> current == state && current.isEmpty() ? null : current);
+        LocalLine line = waiter.leave(System.nanoTime());
+        lines.computeIfPresent(line.key(), (k, current) -> current == line && current.isEmpty() ? null : current);
     }
 
     /**
-     * Wakes the first local waiter of {@code key}, if any: a handle of this JVM released it.
-     *
-     * @param key the lock key
-     */
-    public void onReleased(String key) {
-        KeyState state = states.get(key);
-        if (state != null) {
-            state.wakeHead();
-        }
-    }
-
-    /**
-     * Wakes the first local waiter of {@code key}, if any: the store says an instance released it.
+     * Wakes the first local waiter of {@code key}, if any: a handle of this JVM released it, or the store says an
+     * instance did.
      *
      * @param key the lock key
      */
     @Override
     public void released(String key) {
-        onReleased(key);
+        LocalLine line = lines.get(key);
+        if (line != null) {
+            line.wakeHead();
+        }
     }
 
     /**
@@ -74,9 +65,9 @@ public final class LocalLockStates implements ReleaseListener {
      */
     @Override
     public void handedOver(String key, String owner, long token) {
-        KeyState state = states.get(key);
-        if (state != null) {
-            state.handOver(owner, token);
+        LocalLine line = lines.get(key);
+        if (line != null) {
+            line.handOver(owner, token);
         }
     }
 
@@ -86,8 +77,8 @@ public final class LocalLockStates implements ReleaseListener {
      */
     @Override
     public void mayHaveMissed() {
-        for (KeyState state : states.values()) {
-            state.wakeHead();
+        for (LocalLine line : lines.values()) {
+            line.wakeHead();
         }
     }
 
@@ -112,27 +103,27 @@ public final class LocalLockStates implements ReleaseListener {
 
     /**
      * @param key the lock key
-     * @return the key's state, or {@code null} if this JVM keeps none
+     * @return the key's line, or {@code null} if this JVM keeps none
      */
-    public KeyState get(String key) {
-        return states.get(key);
+    public LocalLine get(String key) {
+        return lines.get(key);
     }
 
     /**
-     * Drops the state of every key that has been idle (nobody waits, not used) for {@code idleNanos}: state that the
+     * Drops the line of every key that has been idle (nobody waits, not used) for {@code idleNanos}: a line that the
      * last waiter's leaving did not remove because a new waiter was joining at that moment.
      *
      * @param nowNanos the current {@link System#nanoTime()}
-     * @param idleNanos how long a state must have been idle
-     * @return how many states were dropped
+     * @param idleNanos how long a line must have been idle
+     * @return how many lines were dropped
      */
     public int evictIdle(long nowNanos, long idleNanos) {
         int evicted = 0;
-        for (String key : states.keySet()) {
+        for (String key : lines.keySet()) {
             boolean[] dropped = new boolean[1];
-            states.computeIfPresent(key, (k, state) -> {
-                dropped[0] = state.isIdle(nowNanos, idleNanos);
-                return dropped[0] ? null : state;
+            lines.computeIfPresent(key, (k, line) -> {
+                dropped[0] = line.isIdle(nowNanos, idleNanos);
+                return dropped[0] ? null : line;
             });
             if (dropped[0]) {
                 evicted++;
@@ -142,9 +133,9 @@ public final class LocalLockStates implements ReleaseListener {
     }
 
     /**
-     * @return how many keys this JVM keeps state for
+     * @return how many keys this JVM keeps a line for
      */
     public int size() {
-        return states.size();
+        return lines.size();
     }
 }

@@ -16,7 +16,7 @@ public interface WaitStrategy {
      * Returns a pause that completes when the next attempt should be made. The first waiter in line pauses between
      * its attempts; the others pause until their turn comes or their wait runs out.
      *
-     * @param waiter the acquisition's place in the local queue, where the pause can be woken early
+     * @param waiter the acquisition's place in the local line, where the pause can be woken early
      * @param failedAttempts how many attempts failed so far (0 for a waiter that has not attempted yet)
      * @param holderRemainingMillis how long the holder's lease still runs, as the store said, or -1 if unknown
      * @param remainingNanos how long the caller is still willing to wait, positive

@@ -3,31 +3,40 @@ package io.quarkiverse.lock.runtime.waiting;
 import java.util.function.LongConsumer;
 
 /**
- * One waiting acquisition's place in the local queue of its key ({@link KeyState}).
+ * One waiting acquisition's place in the local line of its key ({@link LocalLine}).
  */
 public final class Waiter {
 
-    private final KeyState state;
+    private final LocalLine line;
     private final LocalLockStates states;
-    final String owner;
-    final LongConsumer onHandOver;
-    /** The pause to end when woken; guarded by the state's lock. */
+    private final String owner;
+    private final LongConsumer onHandOver;
+    /** The pause to end when woken; guarded by the line's monitor. */
     Wakeup parked;
-    /** A wake-up that came while the waiter was not paused; guarded by the state's lock. */
+    /** A wake-up that came while the waiter was not paused; guarded by the line's monitor. */
     boolean wakePending;
 
-    Waiter(KeyState state, String owner, LongConsumer onHandOver, LocalLockStates states) {
-        this.state = state;
+    Waiter(LocalLine line, String owner, LongConsumer onHandOver, LocalLockStates states) {
+        this.line = line;
         this.states = states;
         this.owner = owner;
         this.onHandOver = onHandOver;
+    }
+
+    String owner() {
+        return owner;
+    }
+
+    /** Tells the acquisition that a release handed it the lock, with this fencing token. */
+    void handOver(long token) {
+        onHandOver.accept(token);
     }
 
     /**
      * @return {@code true} if this waiter is first in line, the one that asks the store
      */
     public boolean isHead() {
-        return state.isHead(this);
+        return line.isHead(this);
     }
 
     /**
@@ -46,12 +55,12 @@ public final class Waiter {
      * @param wakeup ends the pause
      */
     public void park(Wakeup wakeup) {
-        state.park(this, wakeup);
+        line.park(this, wakeup);
     }
 
-    KeyState leave(long nowNanos) {
-        state.leave(this, nowNanos);
-        return state;
+    LocalLine leave(long nowNanos) {
+        line.leave(this, nowNanos);
+        return line;
     }
 
     /**
@@ -60,6 +69,6 @@ public final class Waiter {
      * @param wakeup the pause's wake-up
      */
     public void unpark(Wakeup wakeup) {
-        state.unpark(this, wakeup);
+        line.unpark(this, wakeup);
     }
 }

@@ -95,7 +95,7 @@ class LocalLockStatesTest {
         head.park(new Wakeup(headWoken::incrementAndGet));
         next.park(new Wakeup(nextWoken::incrementAndGet));
 
-        states.onReleased("k");
+        states.released("k");
 
         assertThat(headWoken.get()).isEqualTo(1);
         assertThat(nextWoken.get()).isZero();
@@ -120,7 +120,7 @@ class LocalLockStatesTest {
     void aWakeUpThatComesWhileTheWaiterIsNotPausedEndsItsNextPauseAtOnce() {
         Waiter head = states.join("k", "h", t -> {
         });
-        states.onReleased("k");
+        states.released("k");
         AtomicInteger woken = new AtomicInteger();
 
         head.park(new Wakeup(woken::incrementAndGet));

@@ -31,20 +31,29 @@ abstract class InvalidLockedMethod {
 
     /**
      * Beans with many misuses in one build: the failure must hold one error per misuse (not counting the summary of
-     * them all), and each misuse's words must all stand in exactly one of them.
-     *
-     * @param misuses per misuse, the words its error must contain, the first naming its method or class
+     * them all), and each misuse's words must all stand in exactly one of them, of the misuse's type.
      */
-    @SafeVarargs
-    static QuarkusUnitTest failingBuild(List<Class<?>> beans, List<String>... misuses) {
+    static QuarkusUnitTest failingBuild(List<Class<?>> beans, Misuse... misuses) {
         return app(beans.toArray(Class<?>[]::new)).assertException(failure -> {
-            List<String> errors = errors(failure);
+            List<Throwable> errors = errors(failure);
             assertThat(errors).as("the errors of the build").hasSize(misuses.length);
-            for (List<String> words : misuses) {
-                assertThat(errors).as("the errors about " + words.get(0))
-                        .filteredOn(error -> words.stream().allMatch(error::contains)).hasSize(1);
+            for (Misuse misuse : misuses) {
+                assertThat(errors).as("the errors about " + misuse.words().get(0))
+                        .filteredOn(error -> misuse.words().stream().allMatch(error.getMessage()::contains))
+                        .singleElement().isInstanceOf(misuse.type());
             }
         });
+    }
+
+    /**
+     * @param type the exception the build reports the misuse with
+     * @param words the words its message must contain, the first naming its method or class
+     */
+    record Misuse(Class<? extends Throwable> type, List<String> words) {
+    }
+
+    static Misuse misuse(Class<? extends Throwable> type, String... words) {
+        return new Misuse(type, List.of(words));
     }
 
     private static QuarkusUnitTest app(Class<?>... beans) {
@@ -53,19 +62,19 @@ abstract class InvalidLockedMethod {
         return LockTestApplication.inMemory(classes);
     }
 
-    /** The messages of the failure's leaves: those of its causes and suppressed that have neither of their own. */
-    private static List<String> errors(Throwable failure) {
-        List<String> errors = new ArrayList<>();
+    /** The failure's leaves: its causes and suppressed that have neither of their own. */
+    private static List<Throwable> errors(Throwable failure) {
+        List<Throwable> errors = new ArrayList<>();
         collect(failure, errors);
         return errors;
     }
 
-    private static void collect(Throwable t, List<String> errors) {
+    private static void collect(Throwable t, List<Throwable> errors) {
         if (t == null) {
             return;
         }
         if (t.getSuppressed().length == 0 && t.getCause() == null) {
-            errors.add(t.getMessage());
+            errors.add(t);
         }
         for (Throwable suppressed : t.getSuppressed()) {
             collect(suppressed, errors);

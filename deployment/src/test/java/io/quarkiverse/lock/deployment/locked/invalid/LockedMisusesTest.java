@@ -10,33 +10,41 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockKey;
 import io.quarkiverse.lock.Locked;
+import io.quarkiverse.lock.deployment.exception.LockedClassException;
+import io.quarkiverse.lock.deployment.exception.LockedDurationException;
+import io.quarkiverse.lock.deployment.exception.LockedKeyException;
+import io.quarkiverse.lock.deployment.exception.LockedReturnTypeException;
+import io.quarkiverse.lock.deployment.exception.LockedTargetException;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * Every misuse of {@code @Locked} that the build can see fails it, and one build reports them all, each in an error
- * of its own that names the method (or class) and the problem. One method per rule, named after it.
+ * Every misuse of {@code @Locked} that the build can see fails it, and one build reports them all, each as an
+ * exception of its own type that names the method (or class) and the problem. One method per rule, named after it.
  */
 class LockedMisusesTest extends InvalidLockedMethod {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = failingBuild(List.of(Misuses.class, LockedClass.class),
-            List.of("Misuses#emptyPlaceholder", "empty {}"),
-            List.of("Misuses#malformedTemplate", "'{' without its '}'"),
-            List.of("Misuses#unknownParameter(java.lang.String, int)", "orderId", "[id, amount]"),
-            List.of("Misuses#templateAndLockKey", "@LockKey"),
-            List.of("Misuses#future", "java.util.concurrent.Future", "not supported"),
-            List.of("Misuses#publisher", "Publisher", "not supported"),
-            List.of("Misuses#skipOnPrimitive", "SKIP", "primitive"),
-            List.of("Misuses#staticMethod", "static"),
-            List.of("Misuses#privateMethod", "it is private"),
-            List.of("@Locked on the class", "LockedMisusesTest$LockedClass"),
-            List.of("Misuses#malformedWait", "waitTime", "soon"),
-            List.of("Misuses#negativeWait", "waitTime", "zero or positive"),
-            List.of("Misuses#zeroLease", "expireAfter", "positive"),
-            List.of("Misuses#malformedHoldAtLeast", "holdAtLeast", "soon", "not a duration"),
-            List.of("Misuses#negativeHoldAtLeast", "holdAtLeast", "zero or positive"),
-            List.of("Misuses#holdAtLeastLongerThanLease", "holdAtLeast = \"2s\"", "longer than the lease",
-                    "expireAfter = \"1s\""))
+            misuse(LockedKeyException.class, "Misuses#emptyPlaceholder", "empty {}"),
+            misuse(LockedKeyException.class, "Misuses#malformedTemplate", "'{' without its '}'"),
+            misuse(LockedKeyException.class, "Misuses#unknownParameter(java.lang.String, int)", "orderId",
+                    "[id, amount]"),
+            misuse(LockedKeyException.class, "Misuses#templateAndLockKey", "@LockKey"),
+            misuse(LockedReturnTypeException.class, "Misuses#future", "java.util.concurrent.Future",
+                    "not supported"),
+            misuse(LockedReturnTypeException.class, "Misuses#publisher", "Publisher", "not supported"),
+            misuse(LockedReturnTypeException.class, "Misuses#skipOnPrimitive", "SKIP", "primitive"),
+            misuse(LockedTargetException.class, "Misuses#staticMethod", "static"),
+            misuse(LockedTargetException.class, "Misuses#privateMethod", "it is private"),
+            misuse(LockedClassException.class, "@Locked on the class", "LockedMisusesTest$LockedClass"),
+            misuse(LockedDurationException.class, "Misuses#malformedWait", "waitTime", "soon"),
+            misuse(LockedDurationException.class, "Misuses#negativeWait", "waitTime", "zero or positive"),
+            misuse(LockedDurationException.class, "Misuses#zeroLease", "expireAfter", "positive"),
+            misuse(LockedDurationException.class, "Misuses#malformedHoldAtLeast", "holdAtLeast", "soon",
+                    "not a duration"),
+            misuse(LockedDurationException.class, "Misuses#negativeHoldAtLeast", "holdAtLeast", "zero or positive"),
+            misuse(LockedDurationException.class, "Misuses#holdAtLeastLongerThanLease", "holdAtLeast = \"2s\"",
+                    "longer than the lease", "expireAfter = \"1s\""))
             // else ArC fails the build at the private method before the extension's checks (PrivateMethodTest)
             .overrideConfigKey("quarkus.arc.fail-on-intercepted-private-method", "false");
 

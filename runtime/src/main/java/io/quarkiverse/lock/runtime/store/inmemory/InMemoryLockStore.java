@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 
 import org.jboss.logging.Logger;
 
@@ -15,11 +16,11 @@ import io.vertx.core.Vertx;
 /**
  * A store in this JVM's memory: the same semantics as the distributed stores, for one instance and for tests.
  * <p>
- * Each operation is one atomic {@link ConcurrentHashMap#compute} on the key. Every waiter is in this JVM, so the
- * local line of waiters ({@code KeyState}) is the whole line and the store keeps none. Fencing tokens come from one counter for
- * the whole store, so they increase strictly per key without keeping anything per key after a release. Expired locks
- * are removed when touched, by {@link #evictExpired()}, and, for a store given a sweep interval, periodically between
- * {@link #start()} and {@link #close()}, so a key used once does not keep its expired lock in memory for good.
+ * Each operation is one atomic {@link ConcurrentHashMap#compute} on the key. Every waiter is in this JVM, so the local
+ * line of waiters is the whole line and the store keeps none. Fencing tokens come from one counter for the whole store,
+ * so they increase strictly per key without keeping anything per key after a release. Expired locks are removed when
+ * touched, by {@link #evictExpired()}, and, for a store given a sweep interval, periodically while started, so a key
+ * used once does not keep its expired lock in memory for good.
  */
 public final class InMemoryLockStore implements LockStore {
 
@@ -140,19 +141,7 @@ public final class InMemoryLockStore implements LockStore {
 
     @Override
     public Uni<Boolean> release(String key, String owner) {
-        long now = clock.millis();
-        boolean[] released = new boolean[1];
-        locks.computeIfPresent(key, (k, lock) -> {
-            if (!lock.isLive(now)) {
-                return null;
-            }
-            if (lock.owner.equals(owner)) {
-                released[0] = true;
-                return null;
-            }
-            return lock;
-        });
-        return Uni.createFrom().item(released[0]);
+        return Uni.createFrom().item(ifHeldBy(key, owner, clock.millis(), lock -> null));
     }
 
     /**
@@ -166,18 +155,29 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
         long now = clock.millis();
-        boolean[] renewed = new boolean[1];
+        return Uni.createFrom().item(ifHeldBy(key, owner, now,
+                lock -> new StoredLock(owner, lock.token, expiry(now, leaseMillis))));
+    }
+
+    /**
+     * Replaces the lock of {@code key} by what {@code held} makes of it ({@code null}: removes it) if {@code owner}
+     * holds it at {@code now}; removes it if it expired, and leaves another owner's lock as it is.
+     *
+     * @return {@code true} if {@code owner} held it
+     */
+    private boolean ifHeldBy(String key, String owner, long now, UnaryOperator<StoredLock> held) {
+        boolean[] heldBy = new boolean[1];
         locks.computeIfPresent(key, (k, lock) -> {
             if (!lock.isLive(now)) {
                 return null;
             }
             if (lock.owner.equals(owner)) {
-                renewed[0] = true;
-                return new StoredLock(owner, lock.token, expiry(now, leaseMillis));
+                heldBy[0] = true;
+                return held.apply(lock);
             }
             return lock;
         });
-        return Uni.createFrom().item(renewed[0]);
+        return heldBy[0];
     }
 
     @Override

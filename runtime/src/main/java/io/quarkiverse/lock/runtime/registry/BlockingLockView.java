@@ -13,13 +13,13 @@ import io.smallrye.mutiny.Uni;
 /**
  * The blocking view of a reactive lock: each method awaits the reactive one ({@link BlockingWait}), refusing with an
  * {@link IllegalStateException} on a thread that must not block (a Vert.x event loop). An interrupt abandons an
- * acquisition (which takes back whatever the store granted it) but not a release. A guarded section gives back only
+ * acquisition (which takes back whatever the store granted it) but not a release. A guarded section releases only
  * the hold its own acquisition got ({@link Claim}), like the reactive one.
  * <p>
  * The registry's handles and the test stub's ({@code io.quarkiverse.lock.testing}) share it, so the stub's blocking view
  * behaves as production's does.
  */
-public final class BlockingLockHandle implements DistributedLock {
+public final class BlockingLockView implements DistributedLock {
 
     /**
      * Where the guarded sections of a blocking view get their acquisitions.
@@ -49,7 +49,7 @@ public final class BlockingLockHandle implements DistributedLock {
     }
 
     /**
-     * One guarded section's acquisition, and the give-back of exactly what it acquired.
+     * One guarded section's acquisition, and the release of exactly what it acquired.
      */
     public interface Claim {
 
@@ -60,13 +60,13 @@ public final class BlockingLockHandle implements DistributedLock {
         Uni<Boolean> acquisition();
 
         /**
-         * Gives back what the acquisition got, at most once.
+         * Releases what the acquisition got, at most once.
          *
-         * @return {@code true} when released; {@code false} when there was nothing to give back or the lock's handle no
+         * @return {@code true} when released; {@code false} when there was nothing to release or the lock's handle no
          *         longer had it; fails with {@link LockExpiredException} when the store no longer had the lock for this
          *         acquisition
          */
-        Uni<Boolean> giveBack();
+        Uni<Boolean> release();
     }
 
     private final ReactiveDistributedLock lock;
@@ -76,7 +76,7 @@ public final class BlockingLockHandle implements DistributedLock {
      * @param lock the reactive lock this view awaits
      * @param sections where this view's guarded sections get their acquisitions (the lock's own)
      */
-    public BlockingLockHandle(ReactiveDistributedLock lock, Sections sections) {
+    public BlockingLockView(ReactiveDistributedLock lock, Sections sections) {
         this.lock = lock;
         this.sections = sections;
     }
@@ -149,13 +149,13 @@ public final class BlockingLockHandle implements DistributedLock {
             result = action.run();
         } catch (Exception | Error failure) {
             try {
-                BlockingWait.uninterruptibly(claim.giveBack());
+                BlockingWait.uninterruptibly(claim.release());
             } catch (RuntimeException releaseFailure) {
                 failure.addSuppressed(releaseFailure);
             }
             throw failure;
         }
-        BlockingWait.uninterruptibly(claim.giveBack());
+        BlockingWait.uninterruptibly(claim.release());
         return result;
     }
 

@@ -5,31 +5,35 @@ import java.util.function.LongConsumer;
 
 /**
  * The local line of the acquisitions of this JVM waiting for one lock key, in arrival order. Holding a lock keeps no
- * local state: a key has a state only while someone of this JVM waits for it.
+ * local state: a key has a line only while someone of this JVM waits for it.
  * <p>
- * Only the head of the queue asks the store; the others wait for their turn, so a thousand local waiters on one key
+ * Only the head of the line asks the store; the others wait for their turn, so a thousand local waiters on one key
  * cost the store one poller, not a thousand. A release by a local handle wakes the head at once, and the head's
  * leaving (it acquired, gave up, or was cancelled) makes the next waiter the head and wakes it.
  * <p>
  * Instances live in {@link LocalLockStates}, which creates them on first use and evicts them once idle.
  */
-public final class KeyState {
+public final class LocalLine {
 
-    final String key;
-    private ArrayDeque<Waiter> queue;
+    private final String key;
+    private ArrayDeque<Waiter> waiters;
     private long lastUsedNanos;
 
-    KeyState(String key, long nowNanos) {
+    LocalLine(String key, long nowNanos) {
         this.key = key;
         this.lastUsedNanos = nowNanos;
     }
 
+    String key() {
+        return key;
+    }
+
     synchronized Waiter join(String owner, LongConsumer onHandOver, LocalLockStates states) {
-        if (queue == null) {
-            queue = new ArrayDeque<>(2);
+        if (waiters == null) {
+            waiters = new ArrayDeque<>(2);
         }
         Waiter waiter = new Waiter(this, owner, onHandOver, states);
-        queue.addLast(waiter);
+        waiters.addLast(waiter);
         return waiter;
     }
 
@@ -39,9 +43,9 @@ public final class KeyState {
     void handOver(String owner, long token) {
         Waiter receiver = null;
         synchronized (this) {
-            if (queue != null) {
-                for (Waiter waiter : queue) {
-                    if (waiter.owner.equals(owner)) {
+            if (waiters != null) {
+                for (Waiter waiter : waiters) {
+                    if (waiter.owner().equals(owner)) {
                         receiver = waiter;
                         break;
                     }
@@ -49,7 +53,7 @@ public final class KeyState {
             }
         }
         if (receiver != null) {
-            receiver.onHandOver.accept(token);
+            receiver.handOver(token);
         }
     }
 
@@ -57,11 +61,11 @@ public final class KeyState {
         Waiter next = null;
         synchronized (this) {
             lastUsedNanos = nowNanos;
-            if (queue != null) {
-                boolean wasHead = queue.peekFirst() == waiter;
-                queue.remove(waiter);
+            if (waiters != null) {
+                boolean wasHead = waiters.peekFirst() == waiter;
+                waiters.remove(waiter);
                 if (wasHead) {
-                    next = queue.peekFirst();
+                    next = waiters.peekFirst();
                 }
             }
         }
@@ -71,16 +75,16 @@ public final class KeyState {
     }
 
     synchronized boolean isHead(Waiter waiter) {
-        return queue != null && queue.peekFirst() == waiter;
+        return waiters != null && waiters.peekFirst() == waiter;
     }
 
     /**
-     * Wakes the head of the queue, if any, so it attempts now: the lock was just released.
+     * Wakes the head of the line, if any, so it attempts now: the lock was just released.
      */
     public void wakeHead() {
         Waiter head;
         synchronized (this) {
-            head = queue == null ? null : queue.peekFirst();
+            head = waiters == null ? null : waiters.peekFirst();
         }
         if (head != null) {
             wake(head);
@@ -125,7 +129,7 @@ public final class KeyState {
      * @return how many acquisitions of this JVM wait for the lock
      */
     public synchronized int waiting() {
-        return queue == null ? 0 : queue.size();
+        return waiters == null ? 0 : waiters.size();
     }
 
     synchronized boolean isIdle(long nowNanos, long idleNanos) {

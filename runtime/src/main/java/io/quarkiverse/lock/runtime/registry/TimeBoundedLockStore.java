@@ -1,4 +1,4 @@
-package io.quarkiverse.lock.runtime.store;
+package io.quarkiverse.lock.runtime.registry;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,7 +21,7 @@ import io.vertx.core.Vertx;
  * connection), after the take-back its caller sent on the timeout. So it is left to run, and taken back once more when
  * it completes. Any other operation that timed out is cancelled, so a queued command that timed out is never sent.
  */
-public final class TimeBoundedLockStore implements LockStore {
+final class TimeBoundedLockStore implements LockStore {
 
     private static final Cancellable TIMED_OUT = () -> {
     };
@@ -32,13 +32,8 @@ public final class TimeBoundedLockStore implements LockStore {
     private final Vertx vertx;
     private final LateAnswers lateAnswers;
 
-    /**
-     * @param delegate the store
-     * @param timeout how long an operation may take, positive
-     * @param vertx the Vert.x instance whose timers bound the operations
-     * @param lateAnswers takes back an acquisition that completes after it timed out
-     */
-    public TimeBoundedLockStore(LockStore delegate, Duration timeout, Vertx vertx, LateAnswers lateAnswers) {
+    /** {@code timeout}: how long an operation may take, positive. */
+    TimeBoundedLockStore(LockStore delegate, Duration timeout, Vertx vertx, LateAnswers lateAnswers) {
         this.delegate = delegate;
         this.timeout = timeout;
         this.timeoutMillis = Math.max(1, timeout.toMillis());
@@ -48,15 +43,9 @@ public final class TimeBoundedLockStore implements LockStore {
 
     /** What to do with an acquisition that the store completed after it had timed out. */
     @FunctionalInterface
-    public interface LateAnswers {
+    interface LateAnswers {
 
-        /**
-         * Takes the acquisition back: the store may have granted it, or put it in line, after its caller gave up.
-         *
-         * @param key the lock key
-         * @param owner the acquisition's owner id
-         * @param leaseMillis the lease it asked for
-         */
+        /** The store may have granted the acquisition, or put it in line, after its caller gave up. */
         void takeBack(String key, String owner, long leaseMillis);
     }
 
@@ -125,17 +114,15 @@ public final class TimeBoundedLockStore implements LockStore {
         delegate.close();
     }
 
-    /**
-     * Races the operation against a Vert.x timer. A timer is cancelled (and forgotten) as soon as the operation
-     * answers, so a high rate of operations keeps no pending timeouts in memory. The operation is cancelled when the
-     * timer wins or the caller cancels, so no later step of it (a script sent again after {@code NOSCRIPT}) can run
-     * after the caller moved on.
-     */
     private Runnable lateTakeBack(String key, String owner, long leaseMillis) {
         return () -> lateAnswers.takeBack(key, owner, leaseMillis);
     }
 
     /**
+     * Races the operation against a Vert.x timer, cancelled (and forgotten) as soon as the operation answers, so a
+     * high rate of operations keeps no pending timeouts in memory. The caller's cancellation cancels the operation,
+     * and so does the timeout unless the operation is an acquisition (see the class comment).
+     *
      * @param afterLateAnswer {@code null} to cancel the operation when it times out; otherwise it is left to run, and
      *        this runs when it completes (with an item or a failure) after the timeout
      */
