@@ -141,7 +141,7 @@ public final class BlockingLockView implements DistributedLock {
             throws E {
         Claim claim = sections.claim(wait, lease);
         LockArguments.requireAction(action);
-        if (!BlockingWait.interruptibly(claim.acquisition(), acquired -> acquired ? claim.giveBack() : null)) {
+        if (!BlockingWait.interruptibly(claim.acquisition(), acquired -> acquired ? claim.release() : null)) {
             throw new CannotAcquireLockException(lock.getLockKey(), wait);
         }
         T result;
