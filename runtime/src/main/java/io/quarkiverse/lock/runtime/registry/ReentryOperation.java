@@ -11,7 +11,9 @@ import io.vertx.core.Context;
 /**
  * A reentrant handle's acquisition while it holds the lock: the store confirms the hold is still this acquisition's
  * (restarting its lease), then the hold is entered once more and emitted. A hold found lost is dropped and the lock
- * acquired afresh. An entry is taken only when the re-entry wins against cancellation (one compare-and-set); a
+ * acquired afresh; a hold found ending (a release took its last entry meanwhile) is left to that release, which ends it
+ * in the store, and the lock acquired afresh. An entry is taken only when the re-entry wins against cancellation (one
+ * compare-and-set); a
  * cancelled re-entry takes nothing, so it can never free the hold of the enclosing section.
  */
 final class ReentryOperation extends AbstractUni<Hold> {
@@ -67,9 +69,14 @@ final class ReentryOperation extends AbstractUni<Hold> {
             if (state.get() != RUNNING) {
                 return;
             }
-            if (!stillHeld || !current.enter()) {
+            if (!stillHeld) {
                 handle.dropLostHold(current);
-                new AcquireOperation(handle, waitNanos, leaseMillis, false).subscribe().withSubscriber(this);
+                acquireAfresh();
+                return;
+            }
+            if (!current.enter()) {
+                // The hold is ending, not lost: the release that took its last entry ends it in the store.
+                acquireAfresh();
                 return;
             }
             if (state.compareAndSet(RUNNING, DONE)) {
@@ -77,6 +84,10 @@ final class ReentryOperation extends AbstractUni<Hold> {
             } else {
                 HoldRelease.releaseQuietly(handle, current, 0, "its re-entry was cancelled");
             }
+        }
+
+        private void acquireAfresh() {
+            new AcquireOperation(handle, waitNanos, leaseMillis, false).subscribe().withSubscriber(this);
         }
 
         @Override
