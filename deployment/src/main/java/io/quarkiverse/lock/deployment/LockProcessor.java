@@ -59,6 +59,12 @@ class LockProcessor {
                 LockStoreImplementationBuildItem.LOCAL_ONLY);
     }
 
+    /** The chosen store's feature (such as {@code lock-redis}), listed at startup beside the core's. */
+    @BuildStep
+    FeatureBuildItem storeFeature(LockStoreBuildItem store) {
+        return store.is(InMemoryLockStore.NAME) ? null : new FeatureBuildItem(FEATURE + "-" + store.name());
+    }
+
     @BuildStep
     LockStoreBuildItem selectStore(LockBuildTimeConfig config, List<LockStoreImplementationBuildItem> stores) {
         return LockStoreSelection.select(config.provider(), stores);

@@ -12,12 +12,12 @@ class ExternalStoreTckTest extends LockStoreTck {
     private final ExternalLockStore store = ExternalLockStore.create();
 
     @Override
-    public LockStore newStore() {
-        return store;
+    public boolean storeIsLocal() {
+        return true;
     }
 
     @Override
-    public boolean storeIsLocal() {
-        return true;
+    public LockStore newStore() {
+        return store;
     }
 }

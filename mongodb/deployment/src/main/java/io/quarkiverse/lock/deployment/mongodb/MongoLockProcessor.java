@@ -12,7 +12,6 @@ import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
-import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.mongodb.MongoClientName;
 import io.quarkus.mongodb.deployment.MongoClientNameBuildItem;
 import io.quarkus.mongodb.deployment.MongoUnremovableClientsBuildItem;
@@ -29,11 +28,6 @@ class MongoLockProcessor {
     LockStoreImplementationBuildItem implementation() {
         return new LockStoreImplementationBuildItem(MongoLockStore.NAME, "quarkus-mongodb-client",
                 LockStoreImplementationBuildItem.DEDICATED_CLIENT);
-    }
-
-    @BuildStep
-    FeatureBuildItem feature(LockStoreBuildItem store) {
-        return store.is(MongoLockStore.NAME) ? new FeatureBuildItem("lock-mongodb") : null;
     }
 
     /**

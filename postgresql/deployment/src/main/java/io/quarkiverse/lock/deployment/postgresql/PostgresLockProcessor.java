@@ -6,7 +6,6 @@ import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStore;
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStoreProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildStep;
-import io.quarkus.deployment.builditem.FeatureBuildItem;
 
 /**
  * Build steps of the PostgreSQL store, present whenever {@code quarkus-reactive-pg-client} is: when the build chose
@@ -19,11 +18,6 @@ class PostgresLockProcessor {
     LockStoreImplementationBuildItem implementation() {
         return new LockStoreImplementationBuildItem(PostgresLockStore.NAME, "quarkus-reactive-pg-client",
                 LockStoreImplementationBuildItem.DEDICATED_CLIENT);
-    }
-
-    @BuildStep
-    FeatureBuildItem feature(LockStoreBuildItem store) {
-        return store.is(PostgresLockStore.NAME) ? new FeatureBuildItem("lock-postgresql") : null;
     }
 
     @BuildStep

@@ -8,7 +8,6 @@ import io.quarkiverse.lock.runtime.store.redis.RedisLockStoreProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
-import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
 import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
@@ -25,11 +24,6 @@ class RedisLockProcessor {
     LockStoreImplementationBuildItem implementation() {
         return new LockStoreImplementationBuildItem(RedisLockStore.NAME, "quarkus-redis-client",
                 LockStoreImplementationBuildItem.DEDICATED_CLIENT);
-    }
-
-    @BuildStep
-    FeatureBuildItem feature(LockStoreBuildItem store) {
-        return store.is(RedisLockStore.NAME) ? new FeatureBuildItem("lock-redis") : null;
     }
 
     /**
