@@ -41,7 +41,7 @@ final class GuardedExecution {
             ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
             return claim.flatMap(held -> {
                 if (held == null) {
-                    return Uni.createFrom().<T> failure(new CannotAcquireLockException(handle.key, wait));
+                    return Uni.createFrom().<T> failure(new CannotAcquireLockException(handle.key, handle.metricsName(), wait));
                 }
                 return endWhenLost(held, claim.guard(action))
                         .onFailure().call(failure -> giveBackAfterFailure(claim, failure))
@@ -67,7 +67,8 @@ final class GuardedExecution {
             ClaimedAcquisition claim = new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
             return claim.onItem().transformToMulti(held -> {
                 if (held == null) {
-                    return Multi.createFrom().<T> failure(new CannotAcquireLockException(handle.key, wait));
+                    return Multi.createFrom()
+                            .<T> failure(new CannotAcquireLockException(handle.key, handle.metricsName(), wait));
                 }
                 return endWhenLost(held, claim.guard(action))
                         .onFailure().call(failure -> giveBackAfterFailure(claim, failure))
@@ -150,6 +151,11 @@ final class GuardedExecution {
         @Override
         public Duration defaultLease() {
             return handle.services().defaultLease();
+        }
+
+        @Override
+        public String lockName() {
+            return handle.metricsName();
         }
 
         @Override
