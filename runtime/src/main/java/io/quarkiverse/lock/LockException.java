@@ -12,17 +12,31 @@ public class LockException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final String lockKey;
+    private final String lockName;
 
     /**
-     * Creates the exception.
+     * Creates the exception for a lock whose name is not known.
      *
      * @param lockKey the key of the lock the operation was about
      * @param message what failed, naming the key and the operation
      * @param cause the store client's error, may be {@code null}
      */
     public LockException(String lockKey, String message, Throwable cause) {
+        this(lockKey, null, message, cause);
+    }
+
+    /**
+     * Creates the exception.
+     *
+     * @param lockKey the key of the lock the operation was about
+     * @param lockName the lock's name (see {@link #getLockName()}), or {@code null} if not known
+     * @param message what failed, naming the key and the operation
+     * @param cause the store client's error, may be {@code null}
+     */
+    public LockException(String lockKey, String lockName, String message, Throwable cause) {
         super(message, cause);
         this.lockKey = lockKey;
+        this.lockName = lockName;
     }
 
     /**
@@ -30,5 +44,16 @@ public class LockException extends RuntimeException {
      */
     public String getLockKey() {
         return lockKey;
+    }
+
+    /**
+     * The lock's name, which, unlike its key, holds no values of the call: the key template of a {@code @Locked}
+     * method, the handle's {@link ReactiveDistributedLock#withMetricsName(String) metrics name}, or {@code unnamed}
+     * for a handle given none.
+     *
+     * @return the name, or {@code null} if whoever threw this did not know it
+     */
+    public String getLockName() {
+        return lockName;
     }
 }

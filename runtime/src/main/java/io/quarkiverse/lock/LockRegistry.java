@@ -18,7 +18,7 @@ package io.quarkiverse.lock;
 public interface LockRegistry {
 
     /**
-     * The longest key accepted, in characters. Longer keys fail with an {@link IllegalArgumentException}.
+     * The longest key accepted, in characters. Longer keys fail with an {@link InvalidLockKeyException}.
      */
     int MAX_KEY_LENGTH = 512;
 
@@ -30,7 +30,7 @@ public interface LockRegistry {
      *
      * @param key the lock's name; not blank, at most {@link #MAX_KEY_LENGTH} characters
      * @return a single-entrant handle that does not hold the lock yet
-     * @throws IllegalArgumentException if the key is {@code null}, blank or too long
+     * @throws InvalidLockKeyException if the key is {@code null}, blank or too long
      */
     default ReactiveDistributedLock obtain(String key) {
         return obtain(key, LockType.SINGLE_ENTRANT);
@@ -43,7 +43,8 @@ public interface LockRegistry {
      * @param key the lock's name; not blank, at most {@link #MAX_KEY_LENGTH} characters
      * @param type how the handle behaves when it acquires a lock it holds, and whose lock it releases
      * @return a handle that does not hold the lock yet
-     * @throws IllegalArgumentException if the key is {@code null}, blank or too long, or the type is {@code null}
+     * @throws InvalidLockKeyException if the key is {@code null}, blank or too long
+     * @throws IllegalArgumentException if the type is {@code null}
      */
     ReactiveDistributedLock obtain(String key, LockType type);
 
@@ -54,7 +55,7 @@ public interface LockRegistry {
      *
      * @param key the lock's name; not blank, at most {@link #MAX_KEY_LENGTH} characters
      * @return a blocking handle that does not hold the lock yet
-     * @throws IllegalArgumentException if the key is {@code null}, blank or too long
+     * @throws InvalidLockKeyException if the key is {@code null}, blank or too long
      */
     default DistributedLock obtainBlocking(String key) {
         return obtain(key).toBlocking();
@@ -67,7 +68,8 @@ public interface LockRegistry {
      * @param key the lock's name; not blank, at most {@link #MAX_KEY_LENGTH} characters
      * @param type how the handle behaves when it acquires a lock it holds, and whose lock it releases
      * @return a blocking handle that does not hold the lock yet
-     * @throws IllegalArgumentException if the key is {@code null}, blank or too long, or the type is {@code null}
+     * @throws InvalidLockKeyException if the key is {@code null}, blank or too long
+     * @throws IllegalArgumentException if the type is {@code null}
      */
     default DistributedLock obtainBlocking(String key, LockType type) {
         return obtain(key, type).toBlocking();

@@ -35,4 +35,13 @@ public interface LockBuildTimeConfig {
     @WithName("metrics.enabled")
     @WithDefault("true")
     boolean metricsEnabled();
+
+    /**
+     * Whether, when {@code quarkus-rest} is present, a lock not acquired answers 409 Conflict, a lock store failure
+     * 503 Service Unavailable and a refused lock key 400 Bad Request, instead of 500. An application's own exception
+     * mapper for one of these exceptions takes precedence either way.
+     */
+    @WithName("rest.exception-mappers.enabled")
+    @WithDefault("true")
+    boolean restExceptionMappersEnabled();
 }

@@ -6,6 +6,7 @@ import java.util.OptionalLong;
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.runtime.registry.BlockingLockView;
 import io.quarkiverse.lock.runtime.registry.LockArguments;
 import io.smallrye.mutiny.Multi;
@@ -27,6 +28,8 @@ final class StubLock implements ReactiveDistributedLock, BlockingLockView.Sectio
     private final boolean reentrant;
     private volatile long token;
     private int entries;
+    /** Carried by the exceptions, as a registry's handle does; the registry's name of a handle given none. */
+    private volatile String metricsName = LockObserver.UNNAMED;
 
     StubLock(LockRegistryStub registry, String key, boolean reentrant) {
         this.registry = registry;
@@ -123,7 +126,7 @@ final class StubLock implements ReactiveDistributedLock, BlockingLockView.Sectio
 
     @Override
     public ReactiveDistributedLock withMetricsName(String name) {
-        LockArguments.requireMetricsName(name);
+        metricsName = LockArguments.requireMetricsName(name);
         return this;
     }
 
@@ -142,7 +145,7 @@ final class StubLock implements ReactiveDistributedLock, BlockingLockView.Sectio
         checkExecution(wait, lease, action);
         return acquireOnce().flatMap(acquired -> acquired
                 ? action.onTermination().call(this::release)
-                : Uni.createFrom().failure(new CannotAcquireLockException(key, wait)));
+                : Uni.createFrom().failure(new CannotAcquireLockException(key, metricsName, wait)));
     }
 
     @Override
@@ -160,13 +163,18 @@ final class StubLock implements ReactiveDistributedLock, BlockingLockView.Sectio
         checkExecution(wait, lease, action);
         return acquireOnce().onItem().transformToMulti(acquired -> acquired
                 ? action.onTermination().call((failure, cancelled) -> release())
-                : Multi.createFrom().failure(new CannotAcquireLockException(key, wait)));
+                : Multi.createFrom().failure(new CannotAcquireLockException(key, metricsName, wait)));
     }
 
     private static void checkExecution(Duration wait, Duration lease, Object action) {
         LockArguments.requireWait(wait);
         LockArguments.requireLease(lease);
         LockArguments.requireAction(action);
+    }
+
+    @Override
+    public String lockName() {
+        return metricsName;
     }
 
     @Override

@@ -23,18 +23,28 @@ public final class ExternalStoreExtension {
      * @return the application, with the external store present
      */
     public static QuarkusUnitTest addTo(QuarkusUnitTest application) {
-        return application.addBuildChainCustomizer(buildSteps());
+        return addTo(application, ExternalLockStore.NAME, ExternalLockStoreProducer.class);
     }
 
-    private static Consumer<BuildChainBuilder> buildSteps() {
+    /**
+     * @param application the test application
+     * @param name the store's name
+     * @param producer the bean class that produces the store's {@code LockStore}
+     * @return the application, with that store present
+     */
+    public static QuarkusUnitTest addTo(QuarkusUnitTest application, String name, Class<?> producer) {
+        return application.addBuildChainCustomizer(buildSteps(name, producer));
+    }
+
+    private static Consumer<BuildChainBuilder> buildSteps(String name, Class<?> producer) {
         return chain -> {
-            chain.addBuildStep(context -> context.produce(new LockStoreImplementationBuildItem(ExternalLockStore.NAME,
+            chain.addBuildStep(context -> context.produce(new LockStoreImplementationBuildItem(name,
                     "quarkus-external-client", LockStoreImplementationBuildItem.DEDICATED_CLIENT)))
                     .produces(LockStoreImplementationBuildItem.class)
                     .build();
             chain.addBuildStep(context -> {
-                if (context.consume(LockStoreBuildItem.class).is(ExternalLockStore.NAME)) {
-                    context.produce(AdditionalBeanBuildItem.unremovableOf(ExternalLockStoreProducer.class));
+                if (context.consume(LockStoreBuildItem.class).is(name)) {
+                    context.produce(AdditionalBeanBuildItem.unremovableOf(producer));
                 }
             })
                     .consumes(LockStoreBuildItem.class)

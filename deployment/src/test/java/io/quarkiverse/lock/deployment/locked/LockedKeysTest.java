@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
+import io.quarkiverse.lock.InvalidLockKeyException;
 import io.quarkiverse.lock.LockKey;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.Locked;
@@ -26,6 +27,7 @@ import io.smallrye.mutiny.Uni;
 class LockedKeysTest {
 
     static final Duration TIMEOUT = Duration.ofSeconds(30);
+    static final String MONTHLY = "report/{tenant}/{year}-{month}";
 
     @RegisterExtension
     static final QuarkusUnitTest APP = LockTestApplication.inMemory(Reports.class, Nested.class)
@@ -67,16 +69,27 @@ class LockedKeysTest {
         assertThat(registry.obtain(key).acquireOnce().await().atMost(TIMEOUT)).isTrue();
 
         assertThatThrownBy(() -> reports.monthly(11, "acme", 2026).await().atMost(TIMEOUT))
-                .isInstanceOf(CannotAcquireLockException.class)
+                .isInstanceOfSatisfying(CannotAcquireLockException.class, busy -> assertThat(busy.getLockName())
+                        .as("the lock's name is its template").isEqualTo(MONTHLY))
                 .hasMessageContaining("'" + key + "'");
     }
 
     @Test
     void aNullArgumentInTheKeyFailsNamingTheMethod() {
         assertThatThrownBy(() -> reports.monthly(11, null, 2026))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOfSatisfying(InvalidLockKeyException.class, invalid -> assertThat(invalid.getLockName())
+                        .as("the lock's name is its template").isEqualTo(MONTHLY))
                 .hasMessageContaining("monthly")
                 .hasMessageContaining("null");
+    }
+
+    @Test
+    void aKeyTooLongFailsNamingTheTemplate() {
+        String tenant = "t".repeat(LockRegistry.MAX_KEY_LENGTH);
+        assertThatThrownBy(() -> reports.monthly(11, tenant, 2026).await().atMost(TIMEOUT))
+                .isInstanceOfSatisfying(InvalidLockKeyException.class, invalid -> assertThat(invalid.getLockName())
+                        .as("the lock's name is its template").isEqualTo(MONTHLY))
+                .hasMessageContaining("at most " + LockRegistry.MAX_KEY_LENGTH);
     }
 
     @Test
@@ -122,7 +135,7 @@ class LockedKeysTest {
             return Uni.createFrom().item(tenant + "-" + order);
         }
 
-        @Locked(key = "report/{tenant}/{year}-{month}", waitTime = "0s")
+        @Locked(key = MONTHLY, waitTime = "0s")
         Uni<String> monthly(int month, String tenant, int year) {
             return Uni.createFrom().item(tenant);
         }

@@ -91,7 +91,8 @@ public class LockedResource {
     }
 
     /**
-     * One attempt: fails with {@code CannotAcquireLockException} (409) when the lock is held elsewhere.
+     * One attempt: fails with {@code CannotAcquireLockException}, which the extension answers with 409, when the lock is
+     * held elsewhere.
      *
      * @param counter the counter
      * @return its new value

@@ -20,6 +20,7 @@ import io.quarkiverse.lock.Locked;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.registry.LockArguments;
 import io.quarkus.arc.ArcInvocationContext;
 import io.quarkus.runtime.BlockingOperationControl;
 import io.smallrye.mutiny.Multi;
@@ -113,8 +114,10 @@ public class LockedInterceptor {
                 }));
     }
 
+    /** The key is checked here, where its template is known, so that a refused key names it. */
     private ReactiveDistributedLock obtain(LockedMethod method, String key) {
-        return registry.obtain(key).withLeaseRenewal(method.renewLease).withMetricsName(method.metricsName)
+        return registry.obtain(LockArguments.requireKey(key, method.metricsName)).withLeaseRenewal(method.renewLease)
+                .withMetricsName(method.metricsName)
                 .withHoldAtLeast(method.holdAtLeast);
     }
 

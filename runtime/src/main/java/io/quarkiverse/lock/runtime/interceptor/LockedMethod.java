@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
+import io.quarkiverse.lock.InvalidLockKeyException;
 import io.quarkiverse.lock.Locked;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 
@@ -59,7 +60,7 @@ final class LockedMethod {
     /**
      * @param arguments the call's arguments
      * @return the lock key of this call
-     * @throws IllegalArgumentException if an argument that is part of the key is {@code null}
+     * @throws InvalidLockKeyException if an argument that is part of the key is {@code null}
      */
     String key(Object[] arguments) {
         if (positions.length == 0) {
@@ -69,7 +70,7 @@ final class LockedMethod {
         for (int i = 0; i < positions.length; i++) {
             Object argument = arguments[positions[i]];
             if (argument == null) {
-                throw new IllegalArgumentException("The argument at position " + positions[i]
+                throw new InvalidLockKeyException(metricsName, "The argument at position " + positions[i]
                         + " is part of the lock key of @Locked method " + name + ", and must not be null");
             }
             key.append(argument).append(literals[i + 1]);

@@ -37,6 +37,13 @@ public final class BlockingLockView implements DistributedLock {
         Duration defaultLease();
 
         /**
+         * @return the lock's name, which a {@link CannotAcquireLockException} carries; {@code null} if not known
+         */
+        default String lockName() {
+            return null;
+        }
+
+        /**
          * Prepares the acquisition of one guarded section. Nothing reaches the store before the claim's
          * {@link Claim#acquisition()} is subscribed.
          *
@@ -142,7 +149,7 @@ public final class BlockingLockView implements DistributedLock {
         Claim claim = sections.claim(wait, lease);
         LockArguments.requireAction(action);
         if (!BlockingWait.interruptibly(claim.acquisition(), acquired -> acquired ? claim.release() : null)) {
-            throw new CannotAcquireLockException(lock.getLockKey(), wait);
+            throw new CannotAcquireLockException(lock.getLockKey(), sections.lockName(), wait);
         }
         T result;
         try {

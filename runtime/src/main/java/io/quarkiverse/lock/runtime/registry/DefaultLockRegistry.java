@@ -100,8 +100,9 @@ public final class DefaultLockRegistry implements LockRegistry {
     /**
      * {@inheritDoc}
      *
-     * @throws IllegalArgumentException if the key is {@code null}, blank or longer than {@link #MAX_KEY_LENGTH}, or
-     *         the type is {@code null}
+     * @throws io.quarkiverse.lock.InvalidLockKeyException if the key is {@code null}, blank or longer than
+     *         {@link #MAX_KEY_LENGTH}
+     * @throws IllegalArgumentException if the type is {@code null}
      */
     @Override
     public ReactiveDistributedLock obtain(String key, LockType type) {

@@ -71,7 +71,7 @@ final class GuardedExecution {
     }
 
     private static CannotAcquireLockException notAcquired(LockHandle handle, Duration wait) {
-        return new CannotAcquireLockException(handle.getLockKey(), wait);
+        return new CannotAcquireLockException(handle.getLockKey(), handle.metricsName(), wait);
     }
 
     /** Where the handle's blocking view gets its sections' acquisitions, each releasing only the hold it got. */
@@ -139,6 +139,11 @@ final class GuardedExecution {
         @Override
         public Duration defaultLease() {
             return handle.services().defaultLease();
+        }
+
+        @Override
+        public String lockName() {
+            return handle.metricsName();
         }
 
         @Override

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.runtime.registry;
 
 import java.time.Duration;
 
+import io.quarkiverse.lock.InvalidLockKeyException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.spi.LockStore;
@@ -20,18 +21,29 @@ public final class LockArguments {
     /**
      * @param key a lock key
      * @return the key
-     * @throws IllegalArgumentException if it is {@code null}, blank, or longer than
+     * @throws InvalidLockKeyException if it is {@code null}, blank, or longer than
      *         {@link LockRegistry#MAX_KEY_LENGTH} characters
      */
     public static String requireKey(String key) {
+        return requireKey(key, null);
+    }
+
+    /**
+     * @param key a lock key
+     * @param lockName the lock's name, for the exception; {@code null} if not known
+     * @return the key
+     * @throws InvalidLockKeyException if it is {@code null}, blank, or longer than
+     *         {@link LockRegistry#MAX_KEY_LENGTH} characters
+     */
+    public static String requireKey(String key, String lockName) {
         if (key == null) {
-            throw new IllegalArgumentException("key must not be null");
+            throw new InvalidLockKeyException(lockName, "key must not be null");
         }
         if (key.isBlank()) {
-            throw new IllegalArgumentException("key must not be blank, but is '" + key + "'");
+            throw new InvalidLockKeyException(lockName, "key must not be blank, but is '" + key + "'");
         }
         if (key.length() > LockRegistry.MAX_KEY_LENGTH) {
-            throw new IllegalArgumentException("key must be at most " + LockRegistry.MAX_KEY_LENGTH
+            throw new InvalidLockKeyException(lockName, "key must be at most " + LockRegistry.MAX_KEY_LENGTH
                     + " characters long, but has " + key.length());
         }
         return key;

@@ -27,7 +27,7 @@ final class StoreFailures {
             return lockException;
         }
         observer.storeFailed(metricsName, key, operation);
-        return new LockException(key, "Could not " + operation + " lock '" + key + "' in the " + store.name()
+        return new LockException(key, metricsName, "Could not " + operation + " lock '" + key + "' in the " + store.name()
                 + " store: " + failure.getMessage(), failure);
     }
 }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.lock.InvalidLockKeyException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
@@ -47,15 +48,18 @@ class LockArgumentsTest {
         assertThat(LockArguments.requireKey(longest)).isSameAs(longest);
         assertThat(LockArguments.requireKey(" k ")).isEqualTo(" k ");
 
-        assertThatThrownBy(() -> LockArguments.requireKey(null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> LockArguments.requireKey(null)).isInstanceOf(InvalidLockKeyException.class)
                 .hasMessage("key must not be null");
-        assertThatThrownBy(() -> LockArguments.requireKey("")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> LockArguments.requireKey("")).isInstanceOf(InvalidLockKeyException.class)
                 .hasMessageContaining("key must not be blank");
-        assertThatThrownBy(() -> LockArguments.requireKey(" \t\n")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> LockArguments.requireKey(" \t\n")).isInstanceOf(InvalidLockKeyException.class)
                 .hasMessageContaining("key must not be blank");
-        assertThatThrownBy(() -> LockArguments.requireKey(longest + "k")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> LockArguments.requireKey(longest + "k")).isInstanceOf(InvalidLockKeyException.class)
                 .hasMessageContaining("at most " + LockRegistry.MAX_KEY_LENGTH)
                 .hasMessageContaining("has " + (LockRegistry.MAX_KEY_LENGTH + 1));
+        assertThatThrownBy(() -> LockArguments.requireKey(longest + "k", "order-{id}"))
+                .isInstanceOfSatisfying(InvalidLockKeyException.class,
+                        invalid -> assertThat(invalid.getLockName()).as("the lock's name").isEqualTo("order-{id}"));
     }
 
     @Test
