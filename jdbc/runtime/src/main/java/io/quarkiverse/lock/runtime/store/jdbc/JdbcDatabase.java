@@ -63,22 +63,39 @@ final class JdbcDatabase {
     }
 
     /**
-     * Sends the idempotent DDL. A failure (a user without the privilege, or a table another instance creates at the
-     * same moment) is logged, not thrown: the lock operations then report a missing table themselves.
+     * Sends the idempotent DDL. Two instances creating a table at the same moment may see the database refuse the
+     * second (PostgreSQL's catalog has a unique index), so a statement that fails is sent once more: the table is then
+     * there, and {@code IF NOT EXISTS} passes. A failure that remains (a user without the privilege) is logged, not
+     * thrown: the lock operations then report a missing table themselves.
      */
     private void createTables(Connection connection, JdbcStatements statements) {
         try (Statement ddl = connection.createStatement()) {
             for (String statement : statements.createTables) {
-                ddl.execute(statement);
-            }
-            if (!connection.getAutoCommit()) {
-                connection.commit();
+                try {
+                    execute(connection, ddl, statement);
+                } catch (SQLException createdMeanwhile) {
+                    execute(connection, ddl, statement);
+                }
             }
             LOG.debugf("The lock tables %s and %s exist", table.sql(), table.lineSql());
         } catch (SQLException e) {
             LOG.warnf("Could not create the lock tables %s and %s (%s); lock operations fail until they exist. "
                     + "Create them with the DDL in the guide, or set quarkus.lock.jdbc.create-schema=false if they "
                     + "are created otherwise", table.sql(), table.lineSql(), e.getMessage());
+        }
+    }
+
+    private static void execute(Connection connection, Statement ddl, String statement) throws SQLException {
+        try {
+            ddl.execute(statement);
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+        } catch (SQLException e) {
+            if (!connection.getAutoCommit()) {
+                connection.rollback();
+            }
+            throw e;
         }
     }
 }

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.runtime.store.jdbc;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.Executors;
@@ -68,7 +69,7 @@ public final class JdbcLockStore implements LockStore {
      * @param table the lock table
      * @return idempotent statements, in the order to run them
      */
-    public static java.util.List<String> createTableStatements(JdbcDialect dialect, JdbcTable table) {
+    public static List<String> createTableStatements(JdbcDialect dialect, JdbcTable table) {
         return dialect.createTables(table);
     }
 

@@ -75,8 +75,8 @@ final class JdbcStatements {
         this.updatePlace = "UPDATE " + l + " SET place_until = ?, lease_millis = ? WHERE lock_id = ? AND owner = ?";
         this.deletePlace = "DELETE FROM " + l + " WHERE lock_id = ? AND owner = ?";
         this.deleteLapsed = "DELETE FROM " + l + " WHERE lock_id = ? AND place_until <= ?";
-        this.renew = "UPDATE " + t + " SET held_until = CASE WHEN CAST(? AS BIGINT) = 0 THEN " + UNTIL_RELEASED
-                + " ELSE " + now + " + CAST(? AS BIGINT) END, changed_at = " + now
+        this.renew = "UPDATE " + t + " SET held_until = CASE WHEN ? = 0 THEN " + UNTIL_RELEASED
+                + " ELSE " + now + " + ? END, changed_at = " + now
                 + " WHERE lock_id = ? AND owner = ? AND held_until > " + now;
         this.isHeld = "SELECT COUNT(*) FROM " + t + " WHERE lock_id = ? AND owner = ? AND held_until > " + now;
         this.ping = "SELECT COUNT(*) FROM " + t + " WHERE 1 = 0";

@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.runtime.store.jdbc;
 
+import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -151,7 +152,7 @@ final class JdbcWorkers implements AutoCloseable {
             }
             try {
                 if (System.nanoTime() >= deadlineNanos) {
-                    deliver(null, new java.sql.SQLTimeoutException("No thread of the JDBC lock store was free "
+                    deliver(null, new SQLTimeoutException("No thread of the JDBC lock store was free "
                             + "within quarkus.lock.operation-timeout (raise quarkus.lock.jdbc.threads)"));
                     return;
                 }
