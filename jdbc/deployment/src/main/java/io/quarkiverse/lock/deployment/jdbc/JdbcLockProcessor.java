@@ -1,0 +1,42 @@
+package io.quarkiverse.lock.deployment.jdbc;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
+import io.quarkiverse.lock.deployment.spi.LockStoreImplementationBuildItem;
+import io.quarkiverse.lock.runtime.store.jdbc.JdbcLockStore;
+import io.quarkiverse.lock.runtime.store.jdbc.JdbcLockStoreProducer;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.builditem.FeatureBuildItem;
+
+/**
+ * Build steps of the JDBC store, present whenever {@code quarkus-agroal} is. An application usually has a JDBC
+ * datasource for its own data, so the store ranks below the stores of a client added for the locks
+ * ({@link LockStoreImplementationBuildItem#SHARED_CLIENT}): adding it never changes the store of an application that
+ * has one of those. When the build chose it, registers its producer and keeps the datasources, which the producer
+ * looks up by name.
+ */
+class JdbcLockProcessor {
+
+    @BuildStep
+    LockStoreImplementationBuildItem implementation() {
+        return new LockStoreImplementationBuildItem(JdbcLockStore.NAME, "quarkus-agroal",
+                LockStoreImplementationBuildItem.SHARED_CLIENT);
+    }
+
+    @BuildStep
+    FeatureBuildItem feature(LockStoreBuildItem store) {
+        return store.is(JdbcLockStore.NAME) ? new FeatureBuildItem("lock-jdbc") : null;
+    }
+
+    @BuildStep
+    void store(LockStoreBuildItem store, BuildProducer<AdditionalBeanBuildItem> beans,
+            BuildProducer<UnremovableBeanBuildItem> unremovable) {
+        if (store.is(JdbcLockStore.NAME)) {
+            beans.produce(AdditionalBeanBuildItem.unremovableOf(JdbcLockStoreProducer.class));
+            unremovable.produce(UnremovableBeanBuildItem.beanTypes(AgroalDataSource.class));
+        }
+    }
+}

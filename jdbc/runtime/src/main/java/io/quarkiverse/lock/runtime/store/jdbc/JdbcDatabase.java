@@ -1,0 +1,101 @@
+package io.quarkiverse.lock.runtime.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import javax.sql.DataSource;
+
+import org.jboss.logging.Logger;
+
+/**
+ * The database behind the datasource, found from what its driver reports the first time the store reaches it, and
+ * what the store needs on it: its statements, transactions and decisions. Creating the tables, when the store may,
+ * happens then too, once.
+ */
+final class JdbcDatabase {
+
+    private static final Logger LOG = Logger.getLogger(JdbcDatabase.class);
+
+    private final DataSource dataSource;
+    private final JdbcTable table;
+    private final boolean createSchema;
+    private volatile Found found;
+
+    /** What the store uses on the database it found. */
+    record Found(JdbcStatements statements, JdbcTransactions transactions, JdbcLockOperations operations) {
+    }
+
+    JdbcDatabase(DataSource dataSource, JdbcTable table, boolean createSchema) {
+        this.dataSource = dataSource;
+        this.table = table;
+        this.createSchema = createSchema;
+    }
+
+    /**
+     * @return the database, found now if it was not yet
+     * @throws SQLException if the database could not be reached
+     * @throws IllegalStateException if it is none the store supports, naming it and them
+     */
+    Found get() throws SQLException {
+        Found known = found;
+        if (known != null) {
+            return known;
+        }
+        synchronized (this) {
+            if (found == null) {
+                found = find();
+            }
+            return found;
+        }
+    }
+
+    private Found find() throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            JdbcDialect dialect = JdbcDialect.of(connection.getMetaData().getDatabaseProductName());
+            JdbcStatements statements = new JdbcStatements(dialect, table);
+            if (createSchema) {
+                createTables(connection, statements);
+            }
+            return new Found(statements, new JdbcTransactions(dataSource, statements),
+                    new JdbcLockOperations(statements));
+        }
+    }
+
+    /**
+     * Sends the idempotent DDL. Two instances creating a table at the same moment may see the database refuse the
+     * second (PostgreSQL's catalog has a unique index), so a statement that fails is sent once more: the table is then
+     * there, and {@code IF NOT EXISTS} passes. A failure that remains (a user without the privilege) is logged, not
+     * thrown: the lock operations then report a missing table themselves.
+     */
+    private void createTables(Connection connection, JdbcStatements statements) {
+        try (Statement ddl = connection.createStatement()) {
+            for (String statement : statements.createTables) {
+                try {
+                    execute(connection, ddl, statement);
+                } catch (SQLException createdMeanwhile) {
+                    execute(connection, ddl, statement);
+                }
+            }
+            LOG.debugf("The lock tables %s and %s exist", table.sql(), table.lineSql());
+        } catch (SQLException e) {
+            LOG.warnf("Could not create the lock tables %s and %s (%s); lock operations fail until they exist. "
+                    + "Create them with the DDL in the guide, or set quarkus.lock.jdbc.create-schema=false if they "
+                    + "are created otherwise", table.sql(), table.lineSql(), e.getMessage());
+        }
+    }
+
+    private static void execute(Connection connection, Statement ddl, String statement) throws SQLException {
+        try {
+            ddl.execute(statement);
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+        } catch (SQLException e) {
+            if (!connection.getAutoCommit()) {
+                connection.rollback();
+            }
+            throw e;
+        }
+    }
+}

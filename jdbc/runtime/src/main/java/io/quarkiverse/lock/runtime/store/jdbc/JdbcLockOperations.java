@@ -1,0 +1,227 @@
+package io.quarkiverse.lock.runtime.store.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.LockStore;
+
+/**
+ * The decisions of the JDBC store, each within one transaction that first locks the key's row
+ * ({@code SELECT ... FOR UPDATE}), so that the transactions on one key are atomic and serialized by the database, and
+ * decides from the database's clock, read once per transaction ({@link JdbcTransaction#now()}).
+ * <p>
+ * The semantics are every store's (the SPI's {@code LockStore}): a free lock goes to the first waiter whose place is
+ * live, or to anyone when there is none; a release hands it straight to that waiter; a new fencing token is
+ * {@code max(token + 1, now in microseconds)}, strictly above the row's last one and above every token issued before
+ * the row was deleted, unless the database clock stepped back by more than the time the row was gone.
+ */
+final class JdbcLockOperations {
+
+    /**
+     * How long a waiter keeps its place in line without asking again, as in every store: waiters ask at least every
+     * 64 ms, so only a waiter that gave up without saying so, or whose instance died, loses its place.
+     */
+    static final long PLACE_MILLIS = 1000;
+
+    private final JdbcStatements sql;
+
+    JdbcLockOperations(JdbcStatements statements) {
+        this.sql = statements;
+    }
+
+    /** The lock's row as locked by the transaction. */
+    private record Row(String owner, long token, long heldUntil) {
+
+        boolean heldAt(long now) {
+            return owner != null && heldUntil > now;
+        }
+    }
+
+    /** A waiter's place in line. */
+    private record Place(String owner, long place, long until, long leaseMillis) {
+    }
+
+    /** What a release did: whether it freed the owner's hold, and to whom it handed the lock, if anyone. */
+    record Freed(boolean released, String handedTo, long token) {
+    }
+
+    AcquireResult acquire(JdbcTransaction tx, JdbcKey key, String owner, long leaseMillis, boolean waiting)
+            throws SQLException {
+        long now = tx.now();
+        Row row = lockOrInsert(tx, key, now);
+        List<Place> line = liveLine(tx, key, now);
+        Place mine = find(line, owner);
+        if (waiting && row.heldAt(now) && owner.equals(row.owner)) {
+            return AcquireResult.acquired(row.token);
+        }
+        boolean granted = !row.heldAt(now) && (line.isEmpty() || line.get(0).owner.equals(owner));
+        if (granted) {
+            long token = Math.max(row.token + 1, now);
+            tx.update(sql.updateRow, owner, token, leaseEnd(now, leaseMillis), now, key.id());
+            leave(tx, key, mine);
+            return AcquireResult.acquired(token);
+        }
+        if (!waiting) {
+            leave(tx, key, mine);
+        } else if (mine != null) {
+            tx.update(sql.updatePlace, now + PLACE_MILLIS * 1000, leaseMillis, key.id(), owner);
+        } else {
+            long place = line.isEmpty() ? 1 : line.get(line.size() - 1).place + 1;
+            tx.update(sql.insertPlace, key.id(), owner, place, now + PLACE_MILLIS * 1000, leaseMillis);
+        }
+        return AcquireResult.heldByAnother(remainingMillis(row, line, now), row.token);
+    }
+
+    AcquireResult takeOver(JdbcTransaction tx, JdbcKey key, String owner, long leaseMillis) throws SQLException {
+        long now = tx.now();
+        Row row = lockOrInsert(tx, key, now);
+        leave(tx, key, find(liveLine(tx, key, now), owner));
+        long token = Math.max(row.token + 1, now);
+        tx.update(sql.updateRow, owner, token, leaseEnd(now, leaseMillis), now, key.id());
+        return AcquireResult.acquired(token);
+    }
+
+    /**
+     * Takes {@code owner} out of the line and, if it holds the lock (anyone, for {@code null}), releases it, handing
+     * it to the first waiter whose place is live.
+     */
+    Freed free(JdbcTransaction tx, JdbcKey key, String owner) throws SQLException {
+        long now = tx.now();
+        Row row = lock(tx, key);
+        if (row == null) {
+            if (owner != null) {
+                tx.update(sql.deletePlace, key.id(), owner);
+            }
+            return new Freed(false, null, 0);
+        }
+        List<Place> line = liveLine(tx, key, now);
+        if (owner != null) {
+            leave(tx, key, find(line, owner));
+        }
+        if (!row.heldAt(now) || (owner != null && !owner.equals(row.owner))) {
+            return new Freed(false, null, 0);
+        }
+        Place next = null;
+        for (Place place : line) {
+            if (!place.owner.equals(owner)) {
+                next = place;
+                break;
+            }
+        }
+        if (next == null) {
+            tx.update(sql.freeRow, now, key.id());
+            return new Freed(true, null, 0);
+        }
+        long token = Math.max(row.token + 1, now);
+        tx.update(sql.handOver, next.owner, token, leaseEnd(now, next.leaseMillis), now, now, key.id());
+        tx.update(sql.deletePlace, key.id(), next.owner);
+        return new Freed(true, next.owner, token);
+    }
+
+    boolean renew(JdbcTransaction tx, JdbcKey key, String owner, long leaseMillis) throws SQLException {
+        long micros = leaseMillis == LockStore.NO_EXPIRY ? 0 : leaseMillis * 1000;
+        return tx.update(sql.renew, micros, micros, key.id(), owner) == 1;
+    }
+
+    boolean isHeld(JdbcTransaction tx, JdbcKey key, String owner) throws SQLException {
+        return tx.count(sql.isHeld, key.id(), owner) > 0;
+    }
+
+    /**
+     * Deletes the row if it is still free and unasked for since {@code before} (database microseconds).
+     *
+     * @return {@code true} if it was deleted
+     */
+    boolean sweep(JdbcTransaction tx, byte[] id, long before) throws SQLException {
+        JdbcKey key = new JdbcKey(id, null);
+        long now = tx.now();
+        Row row = lock(tx, key);
+        if (row == null || !liveLine(tx, key, now).isEmpty()) {
+            return false;
+        }
+        return tx.update(sql.deleteRow, id, before, before) == 1;
+    }
+
+    private Row lockOrInsert(JdbcTransaction tx, JdbcKey key, long now) throws SQLException {
+        Row row = lock(tx, key);
+        if (row != null) {
+            return row;
+        }
+        // a row another transaction inserts at the same time fails this insert, and the operation is tried again
+        tx.update(sql.insertRow, key.id(), key.bytes(), now);
+        return new Row(null, 0, 0);
+    }
+
+    private Row lock(JdbcTransaction tx, JdbcKey key) throws SQLException {
+        try (PreparedStatement statement = tx.prepare(sql.lockRow)) {
+            JdbcTransaction.bind(statement, key.id());
+            try (ResultSet rows = statement.executeQuery()) {
+                if (!rows.next()) {
+                    return null;
+                }
+                String owner = rows.getString(1);
+                long token = rows.getLong(2);
+                long heldUntil = rows.getLong(3);
+                return new Row(owner, token, rows.wasNull() ? 0 : heldUntil);
+            }
+        }
+    }
+
+    /** The key's line, in order, without the places that lapsed, which it deletes. */
+    private List<Place> liveLine(JdbcTransaction tx, JdbcKey key, long now) throws SQLException {
+        List<Place> live = new ArrayList<>();
+        boolean lapsed = false;
+        try (PreparedStatement statement = tx.prepare(sql.line)) {
+            JdbcTransaction.bind(statement, key.id());
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    Place place = new Place(rows.getString(1), rows.getLong(2), rows.getLong(3), rows.getLong(4));
+                    if (place.until > now) {
+                        live.add(place);
+                    } else {
+                        lapsed = true;
+                    }
+                }
+            }
+        }
+        if (lapsed) {
+            tx.update(sql.deleteLapsed, key.id(), now);
+        }
+        return live;
+    }
+
+    private void leave(JdbcTransaction tx, JdbcKey key, Place place) throws SQLException {
+        if (place != null) {
+            tx.update(sql.deletePlace, key.id(), place.owner);
+        }
+    }
+
+    private static Place find(List<Place> line, String owner) {
+        for (Place place : line) {
+            if (place.owner.equals(owner)) {
+                return place;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @return how long until the lock may be free for the asking owner, in ms: the holder's remaining lease, else the
+     *         first waiter's remaining place, else -1
+     */
+    private static long remainingMillis(Row row, List<Place> line, long now) {
+        if (row.heldAt(now)) {
+            return row.heldUntil == JdbcStatements.UNTIL_RELEASED ? Integer.MAX_VALUE
+                    : (row.heldUntil - now + 999) / 1000;
+        }
+        return line.isEmpty() ? -1 : Math.max(1, (line.get(0).until - now) / 1000);
+    }
+
+    private static long leaseEnd(long now, long leaseMillis) {
+        return leaseMillis == LockStore.NO_EXPIRY ? JdbcStatements.UNTIL_RELEASED : now + leaseMillis * 1000;
+    }
+}

@@ -1,0 +1,224 @@
+package io.quarkiverse.lock.runtime.store.jdbc;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.ReleaseListener;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+
+/**
+ * A store on a JDBC datasource (MariaDB or MySQL, PostgreSQL, H2): one row per lock key and a table of waiters
+ * ({@link JdbcStatements}), each operation one short transaction of its own that locks the key's row and decides by
+ * the database's clock ({@link JdbcLockOperations}).
+ * <p>
+ * JDBC blocks, the SPI does not: every call runs on the store's own threads ({@link JdbcWorkers}), this instance's
+ * operations on one key one after the other, and never joins a caller's transaction ({@link JdbcTransactions}). Other
+ * instances hear of hand-overs through a poll of one indexed query ({@link JdbcReleaseWatch}); a bounded sweep deletes
+ * rows that have been free and unasked for longer than the configured retention.
+ */
+public final class JdbcLockStore implements LockStore {
+
+    /** The store's name, the value of {@code quarkus.lock.provider} that chooses it. */
+    public static final String NAME = "jdbc";
+
+    private static final Logger LOG = Logger.getLogger(JdbcLockStore.class);
+    /** Leases longer than a century are kept until released, which also keeps their end within a {@code long}. */
+    private static final long LONGEST_LEASE_MILLIS = Duration.ofDays(36_500).toMillis();
+
+    private final JdbcLockStoreSettings settings;
+    private final JdbcDatabase database;
+    private final JdbcWorkers workers;
+    private final JdbcSweep sweep;
+    private final ScheduledExecutorService scheduler;
+    private final Set<JdbcReleaseWatch> watches = new CopyOnWriteArraySet<>();
+
+    /**
+     * @param vertx the Vert.x instance whose contexts outcomes are delivered on
+     * @param dataSource the datasource, whose connections the store takes one operation at a time
+     * @param settings how the store works
+     */
+    public JdbcLockStore(Vertx vertx, DataSource dataSource, JdbcLockStoreSettings settings) {
+        this.settings = settings;
+        this.database = new JdbcDatabase(dataSource, settings.table(), settings.createSchema());
+        this.workers = new JdbcWorkers(vertx, settings.threads(), settings.operationTimeout());
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(work -> {
+            Thread thread = new Thread(work, "quarkus-lock-jdbc-watch");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.sweep = new JdbcSweep(database, settings.freeRowRetention(), settings.operationTimeout());
+    }
+
+    /**
+     * The lock tables' DDL, as the store sends it when it creates them and as the guide prints it.
+     *
+     * @param dialect the database
+     * @param table the lock table
+     * @return idempotent statements, in the order to run them
+     */
+    public static List<String> createTableStatements(JdbcDialect dialect, JdbcTable table) {
+        return dialect.createTables(table);
+    }
+
+    /**
+     * Finds the database now, on the calling thread, and creates the tables if the store may: the producer calls it
+     * at startup so that a database the store does not support fails startup. A database that cannot be reached yet
+     * is found by the first operation instead.
+     *
+     * @return the database's dialect, or {@code null} if it could not be reached
+     * @throws IllegalStateException if the database is none the store supports, naming it and them
+     */
+    public JdbcDialect detect() {
+        try {
+            return database.get().statements().dialect;
+        } catch (SQLException e) {
+            LOG.warnf("Could not reach the lock store's datasource at startup (%s); the first lock operation tries "
+                    + "again", e.getMessage());
+            return null;
+        }
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** Starts the sweep. */
+    @Override
+    public void start() {
+        long every = sweep.everyMillis();
+        scheduler.scheduleWithFixedDelay(sweep::run, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops the sweep, the release watches and the threads. */
+    @Override
+    public void close() {
+        for (JdbcReleaseWatch watch : watches) {
+            watch.close();
+        }
+        scheduler.shutdownNow();
+        workers.close();
+    }
+
+    @Override
+    public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
+        JdbcKey id = id(key);
+        return onKey(key, (found, tx) -> found.operations().acquire(tx, id, owner, lease(leaseMillis), waiting));
+    }
+
+    @Override
+    public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
+        JdbcKey id = id(key);
+        return onKey(key, (found, tx) -> found.operations().takeOver(tx, id, owner, lease(leaseMillis)));
+    }
+
+    @Override
+    public Uni<Boolean> forceRelease(String key) {
+        return free(key, null);
+    }
+
+    /**
+     * The same transaction as {@link #release}: an acquisition that holds the lock is never in line, so taking it out
+     * of the line and releasing what it holds is one step.
+     */
+    @Override
+    public Uni<Boolean> takeBack(String key, String owner) {
+        return free(key, owner);
+    }
+
+    @Override
+    public Uni<Boolean> release(String key, String owner) {
+        return free(key, owner);
+    }
+
+    private Uni<Boolean> free(String key, String owner) {
+        JdbcKey id = id(key);
+        return onKey(key, (found, tx) -> found.operations().free(tx, id, owner)).map(freed -> {
+            if (freed.handedTo() != null) {
+                for (JdbcReleaseWatch watch : watches) {
+                    watch.handedOver(key, freed.handedTo(), freed.token());
+                }
+            }
+            return freed.released();
+        });
+    }
+
+    @Override
+    public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
+        JdbcKey id = id(key);
+        return onKey(key, (found, tx) -> found.operations().renew(tx, id, owner, lease(leaseMillis)));
+    }
+
+    @Override
+    public Uni<Boolean> isHeld(String key, String owner) {
+        JdbcKey id = id(key);
+        return workers.any(deadline -> {
+            JdbcDatabase.Found found = database.get();
+            return found.transactions().run(deadline, tx -> found.operations().isHeld(tx, id, owner));
+        });
+    }
+
+    /**
+     * Answers when the lock table can be read, so readiness is down while the table is missing too.
+     */
+    @Override
+    public Uni<Void> ping() {
+        return workers.any(deadline -> {
+            JdbcDatabase.Found found = database.get();
+            return found.transactions().run(deadline, tx -> tx.count(found.statements().ping));
+        }).replaceWithVoid();
+    }
+
+    @Override
+    public AutoCloseable watchReleases(ReleaseListener listener) {
+        JdbcReleaseWatch watch = new JdbcReleaseWatch(database, settings.keyPrefix(), listener, scheduler,
+                settings.handOverPollInterval().toMillis(), settings.operationTimeout().toNanos());
+        watches.add(watch);
+        return () -> {
+            watches.remove(watch);
+            watch.close();
+        };
+    }
+
+    /**
+     * @return how many keys have an operation running or waiting in this instance
+     */
+    int busyKeys() {
+        return workers.busyKeys();
+    }
+
+    /** An operation on one key, in one transaction. */
+    @FunctionalInterface
+    private interface KeyOperation<T> {
+
+        T run(JdbcDatabase.Found found, JdbcTransaction tx) throws SQLException;
+    }
+
+    private <T> Uni<T> onKey(String key, KeyOperation<T> operation) {
+        return workers.onKey(key, deadline -> {
+            JdbcDatabase.Found found = database.get();
+            return found.transactions().run(deadline, tx -> operation.run(found, tx));
+        });
+    }
+
+    private JdbcKey id(String key) {
+        return JdbcKey.of(settings.keyPrefix() + key);
+    }
+
+    private static long lease(long leaseMillis) {
+        return leaseMillis > LONGEST_LEASE_MILLIS ? NO_EXPIRY : leaseMillis;
+    }
+}

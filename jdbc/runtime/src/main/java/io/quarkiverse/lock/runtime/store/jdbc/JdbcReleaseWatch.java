@@ -1,0 +1,125 @@
+package io.quarkiverse.lock.runtime.store.jdbc;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.lock.spi.ReleaseListener;
+
+/**
+ * Tells the registry of this instance of the hand-overs made by every instance: one query every
+ * {@code hand-over-poll-interval} for the rows whose {@code handed_at} is recent (an index), whatever the number of
+ * waiters. A transaction takes its time before it commits, so each query looks back {@link #LOOK_BACK_MICROS} further
+ * than the last one and skips what it told already. Hand-overs made by this instance are told at once besides
+ * ({@link #handedOver}). The registry's waiters keep polling, so a hand-over missed (the database unreachable) only
+ * makes a waiter find its lock at its next attempt; the listener is told it may have missed some when the queries
+ * work again.
+ */
+final class JdbcReleaseWatch implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(JdbcReleaseWatch.class);
+    /** How far before the last query's time each query looks: longer than a lock transaction takes to commit. */
+    private static final long LOOK_BACK_MICROS = 2_000_000;
+
+    private final JdbcDatabase database;
+    private final String keyPrefix;
+    private final ReleaseListener listener;
+    private final long timeoutNanos;
+    /** The hand-overs told, by key, with the time they were made: kept for as long as a query may see them again. */
+    private final Map<String, Long> told = new HashMap<>();
+    private final ScheduledFuture<?> polls;
+    private long since = -1;
+    private boolean failing;
+    private volatile boolean closed;
+
+    JdbcReleaseWatch(JdbcDatabase database, String keyPrefix, ReleaseListener listener,
+            ScheduledExecutorService scheduler, long intervalMillis, long timeoutNanos) {
+        this.database = database;
+        this.keyPrefix = keyPrefix;
+        this.listener = listener;
+        this.timeoutNanos = timeoutNanos;
+        this.polls = scheduler.scheduleWithFixedDelay(this::poll, 0, intervalMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** A hand-over this instance made, told at once. */
+    void handedOver(String key, String owner, long token) {
+        if (!closed) {
+            listener.handedOver(key, owner, token);
+        }
+    }
+
+    /** A release this instance made that handed the lock to nobody. */
+    void released(String key) {
+        if (!closed) {
+            listener.released(key);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        polls.cancel(false);
+    }
+
+    private void poll() {
+        if (closed) {
+            return;
+        }
+        try {
+            JdbcDatabase.Found found = database.get();
+            found.transactions().run(System.nanoTime() + timeoutNanos, tx -> {
+                long now = tx.now();
+                if (since >= 0) {
+                    tell(tx, found.statements(), since - LOOK_BACK_MICROS);
+                }
+                since = now;
+                told.values().removeIf(at -> at < now - 2 * LOOK_BACK_MICROS);
+                return null;
+            });
+            if (failing) {
+                failing = false;
+                listener.mayHaveMissed();
+            }
+        } catch (SQLException | RuntimeException e) {
+            if (!failing) {
+                LOG.debugf("Could not look for lock hand-overs: %s", e.getMessage());
+            }
+            failing = true;
+        }
+    }
+
+    private void tell(JdbcTransaction tx, JdbcStatements statements, long after) throws SQLException {
+        try (PreparedStatement query = tx.prepare(statements.handedOverSince)) {
+            JdbcTransaction.bind(query, after);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next() && !closed) {
+                    String stored = new String(rows.getBytes(1), StandardCharsets.UTF_8);
+                    if (!stored.startsWith(keyPrefix)) {
+                        continue;
+                    }
+                    String key = stored.substring(keyPrefix.length());
+                    String owner = rows.getString(2);
+                    long token = rows.getLong(3);
+                    long at = rows.getLong(4);
+                    Long before = told.put(key, at);
+                    if (before != null && before == at) {
+                        continue;
+                    }
+                    if (owner == null) {
+                        listener.released(key);
+                    } else {
+                        listener.handedOver(key, owner, token);
+                    }
+                }
+            }
+        }
+    }
+}

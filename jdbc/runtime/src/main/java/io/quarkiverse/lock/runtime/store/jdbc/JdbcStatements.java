@@ -1,0 +1,90 @@
+package io.quarkiverse.lock.runtime.store.jdbc;
+
+import java.util.List;
+
+/**
+ * The SQL the JDBC store sends, in one place. Two tables, whose DDL {@link JdbcDialect#createTables} gives:
+ *
+ * <pre>
+ * quarkus_lock: one row per lock key, kept after release so that its fencing counter survives
+ *   lock_id    SHA-256 of the key prefix + lock key, UTF-8: the primary key, of one size for any key
+ *   lock_key   the key prefix + lock key, UTF-8, verbatim (NUL included)
+ *   owner      the holding acquisition's owner id; NULL when released
+ *   token      the last fencing token issued for the key
+ *   held_until when the lease ends, in database microseconds (Long.MAX_VALUE: held until released)
+ *   handed_at  when a release last handed the lock to a waiter, for the release watches of other instances
+ *   changed_at database time of the last change, for the sweep
+ * quarkus_lock_line: the waiters of a key, in the order of place; a waiter's place lapses at place_until
+ *   lock_id, owner, place, place_until (database microseconds), lease_millis (the lease it asked for)
+ * </pre>
+ *
+ * Times are counts of microseconds of the database's clock ({@link JdbcDialect#nowMicros()}), read by the
+ * transaction that uses them: no client clock ever decides a lease or a place. The line's rows of a key are only read
+ * and written by a transaction that holds the key's row lock ({@code SELECT ... FOR UPDATE}), so they need no locks of
+ * their own; reading them {@code FOR UPDATE} too keeps them current under MariaDB's default {@code REPEATABLE READ}.
+ * Every value is a bind parameter; the table's name, checked by {@link JdbcTable}, is the only text put into the SQL.
+ */
+final class JdbcStatements {
+
+    /** The {@code held_until} of a lock held until it is released. */
+    static final long UNTIL_RELEASED = Long.MAX_VALUE;
+
+    final JdbcDialect dialect;
+    final List<String> createTables;
+    final String now;
+    final String lockRow;
+    final String insertRow;
+    final String updateRow;
+    final String freeRow;
+    final String handOver;
+    final String line;
+    final String insertPlace;
+    final String updatePlace;
+    final String deletePlace;
+    final String deleteLapsed;
+    final String renew;
+    final String isHeld;
+    final String ping;
+    final String handedOverSince;
+    final String sweepCandidates;
+    final String deleteRow;
+    final String sweepLine;
+
+    /**
+     * @param dialect the database's dialect
+     * @param table the lock table
+     */
+    JdbcStatements(JdbcDialect dialect, JdbcTable table) {
+        String t = table.sql();
+        String l = table.lineSql();
+        String now = dialect.nowMicros();
+        this.dialect = dialect;
+        this.createTables = dialect.createTables(table);
+        this.now = "SELECT " + now;
+        this.lockRow = "SELECT owner, token, held_until FROM " + t + " WHERE lock_id = ? FOR UPDATE";
+        this.insertRow = "INSERT INTO " + t
+                + " (lock_id, lock_key, owner, token, held_until, handed_at, changed_at) VALUES (?, ?, NULL, 0, NULL, NULL, ?)";
+        this.updateRow = "UPDATE " + t + " SET owner = ?, token = ?, held_until = ?, changed_at = ? WHERE lock_id = ?";
+        this.freeRow = "UPDATE " + t + " SET owner = NULL, held_until = NULL, changed_at = ? WHERE lock_id = ?";
+        this.handOver = "UPDATE " + t
+                + " SET owner = ?, token = ?, held_until = ?, changed_at = ?, handed_at = ? WHERE lock_id = ?";
+        this.line = "SELECT owner, place, place_until, lease_millis FROM " + l + " WHERE lock_id = ? ORDER BY place"
+                + " FOR UPDATE";
+        this.insertPlace = "INSERT INTO " + l
+                + " (lock_id, owner, place, place_until, lease_millis) VALUES (?, ?, ?, ?, ?)";
+        this.updatePlace = "UPDATE " + l + " SET place_until = ?, lease_millis = ? WHERE lock_id = ? AND owner = ?";
+        this.deletePlace = "DELETE FROM " + l + " WHERE lock_id = ? AND owner = ?";
+        this.deleteLapsed = "DELETE FROM " + l + " WHERE lock_id = ? AND place_until <= ?";
+        this.renew = "UPDATE " + t + " SET held_until = CASE WHEN ? = 0 THEN " + UNTIL_RELEASED
+                + " ELSE " + now + " + ? END, changed_at = " + now
+                + " WHERE lock_id = ? AND owner = ? AND held_until > " + now;
+        this.isHeld = "SELECT COUNT(*) FROM " + t + " WHERE lock_id = ? AND owner = ? AND held_until > " + now;
+        this.ping = "SELECT COUNT(*) FROM " + t + " WHERE 1 = 0";
+        this.handedOverSince = "SELECT lock_key, owner, token, handed_at FROM " + t + " WHERE handed_at > ?";
+        this.sweepCandidates = "SELECT lock_id FROM " + t
+                + " WHERE changed_at < ? AND (owner IS NULL OR held_until < ?)";
+        this.deleteRow = "DELETE FROM " + t
+                + " WHERE lock_id = ? AND changed_at < ? AND (owner IS NULL OR held_until < ?)";
+        this.sweepLine = "DELETE FROM " + l + " WHERE place_until < ?";
+    }
+}

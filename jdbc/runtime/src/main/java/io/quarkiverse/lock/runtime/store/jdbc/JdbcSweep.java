@@ -1,0 +1,79 @@
+package io.quarkiverse.lock.runtime.store.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jboss.logging.Logger;
+
+/**
+ * Deletes lock rows free, and unasked for, for longer than the retention, at most {@value #ROWS} at a time, each in a
+ * transaction of its own that locks the row and checks again that nobody holds it or waits for it; then the places
+ * in line that lapsed that long ago. A failure (a user without the {@code DELETE} privilege) is logged: the locks work
+ * without the sweep, only the tables grow.
+ */
+final class JdbcSweep implements Runnable {
+
+    private static final Logger LOG = Logger.getLogger(JdbcSweep.class);
+    private static final int ROWS = 1000;
+
+    private final JdbcDatabase database;
+    private final long retentionMicros;
+    private final long everyMillis;
+    private final long timeoutNanos;
+
+    JdbcSweep(JdbcDatabase database, Duration retention, Duration operationTimeout) {
+        this.database = database;
+        this.retentionMicros = retention.toNanos() / 1000;
+        this.everyMillis = Math.max(1_000, retention.toMillis() / 10);
+        this.timeoutNanos = operationTimeout.toNanos();
+    }
+
+    /**
+     * @return how often the sweep runs: a tenth of the retention, at least every second
+     */
+    long everyMillis() {
+        return everyMillis;
+    }
+
+    @Override
+    public void run() {
+        try {
+            JdbcDatabase.Found found = database.get();
+            JdbcStatements sql = found.statements();
+            List<byte[]> candidates = new ArrayList<>();
+            long before = found.transactions().run(deadline(), tx -> {
+                long threshold = tx.now() - retentionMicros;
+                try (PreparedStatement query = tx.prepare(sql.sweepCandidates)) {
+                    query.setMaxRows(ROWS);
+                    JdbcTransaction.bind(query, threshold, threshold);
+                    try (ResultSet rows = query.executeQuery()) {
+                        while (rows.next()) {
+                            candidates.add(rows.getBytes(1));
+                        }
+                    }
+                }
+                return threshold;
+            });
+            int deleted = 0;
+            for (byte[] id : candidates) {
+                if (found.transactions().run(deadline(), tx -> found.operations().sweep(tx, id, before))) {
+                    deleted++;
+                }
+            }
+            found.transactions().run(deadline(), tx -> tx.update(sql.sweepLine, before));
+            if (deleted > 0) {
+                LOG.debugf("Deleted %d free lock rows", deleted);
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.debugf("Could not delete free lock rows: %s", e.getMessage());
+        }
+    }
+
+    private long deadline() {
+        return System.nanoTime() + timeoutNanos;
+    }
+}

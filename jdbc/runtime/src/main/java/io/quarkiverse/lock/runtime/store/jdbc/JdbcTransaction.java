@@ -1,0 +1,103 @@
+package io.quarkiverse.lock.runtime.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One short transaction of the store on a connection of its own, whose every statement is bounded by what is left of
+ * the operation's timeout ({@code setQueryTimeout}, which the driver enforces by cancelling the statement).
+ */
+final class JdbcTransaction {
+
+    private final Connection connection;
+    private final JdbcStatements statements;
+    private final long deadlineNanos;
+
+    JdbcTransaction(Connection connection, JdbcStatements statements, long deadlineNanos) {
+        this.connection = connection;
+        this.statements = statements;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    /**
+     * @param sql a statement
+     * @return it, prepared, with a query timeout of what is left of the operation's
+     * @throws SQLTimeoutException if nothing is left
+     */
+    PreparedStatement prepare(String sql) throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        try {
+            statement.setQueryTimeout(remainingSeconds(deadlineNanos));
+        } catch (SQLException | RuntimeException e) {
+            statement.close();
+            throw e;
+        }
+        return statement;
+    }
+
+    /**
+     * @return the database's clock now, in microseconds since the epoch
+     */
+    long now() throws SQLException {
+        try (PreparedStatement statement = prepare(statements.now); ResultSet rows = statement.executeQuery()) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    /**
+     * @param sql a statement that changes rows
+     * @param arguments its bind parameters, in order
+     * @return how many rows it changed
+     */
+    int update(String sql, Object... arguments) throws SQLException {
+        try (PreparedStatement statement = prepare(sql)) {
+            bind(statement, arguments);
+            return statement.executeUpdate();
+        }
+    }
+
+    /**
+     * @param sql a query whose first column of the first row is a number
+     * @param arguments its bind parameters, in order
+     * @return that number
+     */
+    long count(String sql, Object... arguments) throws SQLException {
+        try (PreparedStatement statement = prepare(sql)) {
+            bind(statement, arguments);
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    static void bind(PreparedStatement statement, Object... arguments) throws SQLException {
+        for (int i = 0; i < arguments.length; i++) {
+            Object argument = arguments[i];
+            if (argument instanceof byte[] bytes) {
+                statement.setBytes(i + 1, bytes);
+            } else if (argument instanceof Long number) {
+                statement.setLong(i + 1, number);
+            } else {
+                statement.setString(i + 1, argument.toString());
+            }
+        }
+    }
+
+    /**
+     * @return the whole seconds left until the deadline, rounded up, at least 1
+     * @throws SQLTimeoutException if the deadline has passed
+     */
+    static int remainingSeconds(long deadlineNanos) throws SQLTimeoutException {
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+            throw new SQLTimeoutException("The lock operation ran out of its time (quarkus.lock.operation-timeout)");
+        }
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toSeconds(left + 999_999_999)));
+    }
+}

@@ -1,0 +1,114 @@
+package io.quarkiverse.lock.runtime.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+
+import javax.sql.DataSource;
+
+/**
+ * Runs each unit of work of the store as one short transaction of its own: a connection taken from the datasource,
+ * auto-commit off, committed at the end, rolled back on any failure, returned to the pool.
+ * <p>
+ * The work runs on a thread of the store's own ({@link JdbcWorkers}), on which no JTA transaction is ever begun: an
+ * Agroal datasource enlists a connection only in the transaction of the thread that asks for it, so the store's
+ * connections never join a caller's transaction, and a caller's rollback neither undoes a release nor keeps a lock.
+ * A transaction that lost a race (a serialization failure, a deadlock, a row inserted first by another) is tried
+ * again after a short random pause, for as long as the operation has time.
+ * <p>
+ * Transactions read at {@code READ COMMITTED}, the default of PostgreSQL and H2: when the datasource is configured
+ * above it, it is lowered for the store's transactions (the pool restores it). MariaDB keeps its default
+ * {@code REPEATABLE READ}: the statements read only through row locks, which see the latest committed rows.
+ */
+final class JdbcTransactions {
+
+    /** Unit of work in one transaction. */
+    @FunctionalInterface
+    interface Work<T> {
+
+        /**
+         * @param transaction the transaction
+         * @return the outcome, returned once the transaction committed
+         */
+        T run(JdbcTransaction transaction) throws SQLException;
+    }
+
+    private static final long MAX_PAUSE_NANOS = 10_000_000;
+
+    private final DataSource dataSource;
+    private final JdbcStatements statements;
+    /** Whether connections read above {@code READ COMMITTED} by default; {@code null} until a connection told. */
+    private volatile Boolean lowerIsolation;
+
+    JdbcTransactions(DataSource dataSource, JdbcStatements statements) {
+        this.dataSource = dataSource;
+        this.statements = statements;
+    }
+
+    /**
+     * @param deadlineNanos when the operation's time runs out ({@link System#nanoTime()})
+     * @param work what to do
+     * @return what the work returned, once committed
+     * @throws SQLException the last failure, once trying again is pointless or the time ran out
+     */
+    <T> T run(long deadlineNanos, Work<T> work) throws SQLException {
+        while (true) {
+            try {
+                return once(deadlineNanos, work);
+            } catch (SQLException e) {
+                if (!statements.dialect.isConflict(e)) {
+                    throw e;
+                }
+                long pause = ThreadLocalRandom.current().nextLong(MAX_PAUSE_NANOS / 10, MAX_PAUSE_NANOS);
+                if (System.nanoTime() + pause >= deadlineNanos) {
+                    throw e;
+                }
+                LockSupport.parkNanos(pause);
+            }
+        }
+    }
+
+    private <T> T once(long deadlineNanos, Work<T> work) throws SQLException {
+        JdbcTransaction.remainingSeconds(deadlineNanos);
+        try (Connection connection = dataSource.getConnection()) {
+            prepare(connection);
+            try {
+                T outcome = work.run(new JdbcTransaction(connection, statements, deadlineNanos));
+                connection.commit();
+                return outcome;
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    connection.rollback();
+                } catch (SQLException rollback) {
+                    e.addSuppressed(rollback);
+                }
+                throw e;
+            } finally {
+                restoreAutoCommit(connection);
+            }
+        }
+    }
+
+    /** A connection that broke is discarded by the pool: only the failure that broke it counts. */
+    private static void restoreAutoCommit(Connection connection) {
+        try {
+            connection.setAutoCommit(true);
+        } catch (SQLException broken) {
+            // the pool discards it
+        }
+    }
+
+    private void prepare(Connection connection) throws SQLException {
+        Boolean lower = lowerIsolation;
+        if (lower == null) {
+            lower = statements.dialect != JdbcDialect.MARIADB
+                    && connection.getTransactionIsolation() > Connection.TRANSACTION_READ_COMMITTED;
+            lowerIsolation = lower;
+        }
+        connection.setAutoCommit(false);
+        if (lower) {
+            connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        }
+    }
+}
