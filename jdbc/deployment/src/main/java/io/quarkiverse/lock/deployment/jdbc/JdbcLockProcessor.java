@@ -9,7 +9,6 @@ import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
-import io.quarkus.deployment.builditem.FeatureBuildItem;
 
 /**
  * Build steps of the JDBC store, present whenever {@code quarkus-agroal} is. An application usually has a JDBC
@@ -24,11 +23,6 @@ class JdbcLockProcessor {
     LockStoreImplementationBuildItem implementation() {
         return new LockStoreImplementationBuildItem(JdbcLockStore.NAME, "quarkus-agroal",
                 LockStoreImplementationBuildItem.SHARED_CLIENT);
-    }
-
-    @BuildStep
-    FeatureBuildItem feature(LockStoreBuildItem store) {
-        return store.is(JdbcLockStore.NAME) ? new FeatureBuildItem("lock-jdbc") : null;
     }
 
     @BuildStep
