@@ -48,16 +48,35 @@ final class PostgresFaults extends RegistryFixture {
      * @return a store on a pool of its own, with keys under "lock:"
      */
     PostgresLockStore store(int port, String table, boolean createSchema, Duration operationTimeout) {
+        return store(pool(port), table, createSchema, operationTimeout);
+    }
+
+    /**
+     * @param pool the store's pool, closed after the test
+     * @param table the lock table
+     * @param createSchema whether the store creates the table
+     * @param operationTimeout how long one operation may take
+     * @return a store on that pool, with keys under "lock:"
+     */
+    PostgresLockStore store(Pool pool, String table, boolean createSchema, Duration operationTimeout) {
+        PostgresLockStore store = new PostgresLockStore(vertx(), pool, new PostgresLockStoreSettings(
+                PostgresTable.parse(table), "lock:", createSchema, true, Duration.ofHours(1), operationTimeout));
+        closeAfterEach(store::close);
+        return store;
+    }
+
+    /**
+     * @param port the port of the server, or of a proxy to it
+     * @return a pool of four connections as the superuser, closed after the test
+     */
+    Pool pool(int port) {
         Pool pool = PgBuilder.pool()
                 .connectingTo(PgConnectOptions.fromUri("postgresql://127.0.0.1:" + port + "/" + PostgresServer.DATABASE)
                         .setUser(PostgresServer.SUPERUSER).setPassword(PostgresServer.SUPERUSER_PASSWORD))
                 .with(new PoolOptions().setMaxSize(4))
                 .using(io.vertx.mutiny.core.Vertx.newInstance(vertx())).build();
         closeAfterEach(() -> pool.close().await().atMost(TIMEOUT));
-        PostgresLockStore store = new PostgresLockStore(vertx(), pool, new PostgresLockStoreSettings(
-                PostgresTable.parse(table), "lock:", createSchema, true, Duration.ofHours(1), operationTimeout));
-        closeAfterEach(store::close);
-        return store;
+        return pool;
     }
 
     /** @return a started registry on {@code store} (lease 30 s, wait 10 s), closed after the test */

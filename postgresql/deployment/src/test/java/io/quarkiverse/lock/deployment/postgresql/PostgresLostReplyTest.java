@@ -22,6 +22,7 @@ import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkiverse.lock.testsupport.proxy.Fault;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
+import io.vertx.mutiny.sqlclient.Pool;
 
 /**
  * Statements whose replies are lost on a connection that stays open (a proxy drops every server message answering
@@ -130,5 +131,31 @@ class PostgresLostReplyTest {
                 .as("the locks work within %s of the network healing", RECOVERY).isTrue();
         assertThat(await(lock.release())).isTrue();
         assertThat(await(store.ping().replaceWith(true))).as("readiness is up again").isTrue();
+    }
+
+    /**
+     * The table check's reply is lost and the network never heals: operations keep failing within the timeout, and
+     * the store and its pool still close in bounded time.
+     */
+    @Test
+    void aStoreWhoseTableCheckIsLostStillCloses() throws Exception {
+        FaultProxy proxy = postgres.proxy().rule(exchange -> exchange.request() != null
+                && exchange.request().contains("to_regclass") ? Fault.drop() : Fault.pass());
+        Pool pool = postgres.pool(proxy.port());
+        PostgresLockStore store = postgres.store(pool, PostgresFaults.table(), true, OPERATION_TIMEOUT);
+        DefaultLockRegistry registry = postgres.registry(store, OPERATION_TIMEOUT);
+        String key = "closing-" + UUID.randomUUID();
+        ReactiveDistributedLock lock = registry.obtain(key);
+        for (int i = 0; i < 2; i++) {
+            BoundedFailure.assertFailsWithin(OPERATION_TIMEOUT.plus(MARGIN), LockException.class,
+                    () -> await(lock.acquireOnce()), key);
+        }
+        assertThat(proxy.counts().drops()).as("the proxy dropped the table check's replies").isPositive();
+
+        registry.close();
+        store.close();
+        long closing = System.nanoTime();
+        pool.close().await().atMost(Duration.ofSeconds(10));
+        assertThat(Duration.ofNanos(System.nanoTime() - closing)).as("the pool closed").isLessThan(MARGIN);
     }
 }
