@@ -12,6 +12,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.pgclient.PgConnection;
+import io.vertx.pgclient.PgException;
 
 /**
  * Runs the store's statements on connections of the pool, each bounded by the operation timeout from when it is sent
@@ -25,6 +26,8 @@ import io.vertx.pgclient.PgConnection;
  * is rolled back; if its bytes are still on the way, they find the server's socket closed. A statement whose caller
  * must not be overtaken ({@link #settled}) ends only then, so {@link io.quarkiverse.lock.spi.OrderedPerKey} lets the
  * next statement on its key, such as the take-back, run after the abandoned one is settled, not behind it for ever.
+ * A statement whose connection fails (reset, closed) before its reply is abandoned the same way: the server may still
+ * hold its bytes.
  */
 final class BoundedStatements {
 
@@ -112,23 +115,43 @@ final class BoundedStatements {
             }
         }
 
+        /**
+         * A reply, an error reply included, means the server is done with the statement. A failure of the connection
+         * (reset, closed) does not: a paused server may still run the bytes it holds, so the statement is abandoned
+         * as on a timeout.
+         */
         private void ended(RowSet<Row> rows, Throwable failure) {
+            boolean atServer = failure == null || failure instanceof PgException;
             boolean release;
+            boolean terminate = false;
+            boolean settle;
             synchronized (this) {
                 ended = true;
+                if (!atServer && !terminating && !killed) {
+                    terminate = connection.getDelegate() instanceof PgConnection;
+                    terminating = terminate;
+                }
                 release = !terminating && !killed;
+                settle = atServer || !terminating;
             }
             if (release) {
                 connection.closeAndForget();
             }
-            settled.complete(null);
+            if (terminate) {
+                terminate();
+            }
+            if (settle) {
+                settled.complete(null);
+            }
             if (!answer()) {
                 return;
             }
-            if (failure != null) {
-                emitter.fail(failure);
-            } else {
+            if (failure == null) {
                 emitter.complete(rows);
+            } else if (waitForSettling) {
+                settled.whenComplete((ignored, never) -> emitter.fail(failure));
+            } else {
+                emitter.fail(failure);
             }
         }
 
@@ -139,11 +162,11 @@ final class BoundedStatements {
                     return;
                 }
                 answered = true;
-                terminate = connection.getDelegate() instanceof PgConnection;
-                terminating = terminate;
+                terminate = !terminating && !killed && connection.getDelegate() instanceof PgConnection;
+                terminating |= terminate;
             }
             if (terminate) {
-                termination.terminate(((PgConnection) connection.getDelegate()).processId()).thenAccept(this::gone);
+                terminate();
             }
             NoAnswerException noAnswer = new NoAnswerException(timeout);
             if (waitForSettling) {
@@ -151,6 +174,10 @@ final class BoundedStatements {
             } else {
                 emitter.fail(noAnswer);
             }
+        }
+
+        private void terminate() {
+            termination.terminate(((PgConnection) connection.getDelegate()).processId()).thenAccept(this::gone);
         }
 
         /**
