@@ -223,7 +223,11 @@ public final class FaultProxy implements AutoCloseable {
             closeQuietly(client);
             return;
         }
-        WireCodec codec = protocol == WireProtocol.REDIS ? new RespCodec() : new MongoCodec();
+        WireCodec codec = switch (protocol) {
+            case REDIS -> new RespCodec();
+            case MONGODB -> new MongoCodec();
+            case POSTGRESQL -> new PostgresCodec();
+        };
         ProxiedConnection connection = new ProxiedConnection(lastConnection.incrementAndGet(), client, server, codec,
                 this);
         connections.add(connection);

@@ -16,5 +16,12 @@ public enum WireProtocol {
      * MongoDB: wire messages (an int32 little-endian length prefix, then the header's requestID, responseTo and op
      * code). Replies are paired with requests by responseTo.
      */
-    MONGODB
+    MONGODB,
+
+    /**
+     * PostgreSQL: protocol 3 messages (a type byte and an int32 big-endian length, after an untyped startup packet).
+     * A request is a simple query, or the extended messages up to a {@code Sync}, named by its SQL; every server
+     * message up to the {@code ReadyForQuery} that ends its answer is paired with it. Notifications are pushes.
+     */
+    POSTGRESQL
 }

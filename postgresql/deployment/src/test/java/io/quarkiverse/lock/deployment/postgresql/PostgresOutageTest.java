@@ -3,7 +3,12 @@ package io.quarkiverse.lock.deployment.postgresql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
@@ -16,6 +21,7 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.tck.StoreRecovery;
 import io.quarkiverse.lock.testsupport.BoundedFailure;
+import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkiverse.lock.testsupport.StoreReadiness;
 import io.quarkus.test.QuarkusUnitTest;
@@ -67,6 +73,56 @@ class PostgresOutageTest {
         assertThat(lock.fencingToken()).isEmpty();
         assertThat(other.release().await().atMost(TIMEOUT)).isTrue();
         StoreReadiness.assertUp();
+    }
+
+    /**
+     * More statements in flight than the pool has connections (20 by default) when the server is paused: each fails
+     * within the operation timeout, the pool serves new statements once the server resumes, and no lock stays held.
+     */
+    @Test
+    void statementsInFlightOnAPausedServerFailInBoundedTimeAndThePoolRecovers() throws Exception {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            keys.add("paused-" + i + "-" + UUID.randomUUID());
+        }
+        workingLock(keys.get(0)).release().await().atMost(TIMEOUT);
+
+        List<CompletableFuture<Boolean>> inFlight = new ArrayList<>();
+        PostgresServer.ownedBy(PostgresOutageTest.class).pause();
+        // again, for a backend the postmaster was forking at the first signal
+        Pause.sleep(100);
+        PostgresServer.ownedBy(PostgresOutageTest.class).pause();
+        long paused = System.nanoTime();
+        try {
+            for (String key : keys) {
+                inFlight.add(registry.obtain(key).acquire(Duration.ZERO, Duration.ofMinutes(5))
+                        .subscribeAsCompletionStage());
+            }
+            for (CompletableFuture<Boolean> statement : inFlight) {
+                long left = OPERATION_TIMEOUT.plus(MARGIN).toNanos() - (System.nanoTime() - paused);
+                assertThat(statement).as("failed within the operation timeout")
+                        .failsWithin(Math.max(1, left), TimeUnit.NANOSECONDS)
+                        .withThrowableOfType(ExecutionException.class).havingCause().isInstanceOf(LockException.class);
+            }
+        } finally {
+            PostgresServer.ownedBy(PostgresOutageTest.class).resume();
+        }
+
+        long resumed = System.nanoTime();
+        ReactiveDistributedLock fresh = registry.obtain("after-pause-" + UUID.randomUUID());
+        assertThat(StoreRecovery.await(() -> fresh.acquireOnce().await().atMost(TIMEOUT), acquired -> acquired,
+                RECOVERY)).as("the pool serves new statements once the server resumes").isTrue();
+        assertThat(fresh.release().await().atMost(TIMEOUT)).isTrue();
+        for (String key : keys) {
+            ReactiveDistributedLock other = registry.obtain(key);
+            assertThat(StoreRecovery.await(() -> other.acquireOnce().await().atMost(TIMEOUT), acquired -> acquired,
+                    RECOVERY)).as("%s is not left held by an attempt that failed", key).isTrue();
+            assertThat(other.release().await().atMost(TIMEOUT)).isTrue();
+        }
+        System.out.printf("PostgreSQL pause: %d statements in flight failed in time; every key was free %d ms after "
+                + "the server resumed%n", keys.size(), Duration.ofNanos(System.nanoTime() - resumed).toMillis());
+        StoreReadiness.assertUp();
+        assertThat(localStates.size()).as("no local state left by the failed operations").isZero();
     }
 
     @Test

@@ -32,7 +32,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * <p>
  * Keys are stored as UTF-8 bytes ({@code bytea}): any key the API accepts, NUL included, is stored verbatim and only
  * ever sent as a bind parameter. This instance's statements on one key run one after the other ({@link OrderedPerKey}),
- * since the pool sends them over several connections. The statements wait for the table when the store creates it
+ * since the pool sends them over several connections, and each is bounded by the operation timeout
+ * ({@link BoundedStatements}). The statements wait for the table when the store creates it
  * ({@link PostgresSchema}).
  */
 public final class PostgresLockStore implements LockStore {
@@ -49,6 +50,7 @@ public final class PostgresLockStore implements LockStore {
     private final Pool pool;
     private final PostgresLockStoreSettings settings;
     private final PostgresStatements statements;
+    private final BoundedStatements bounded;
     private final PostgresSchema schema;
     private final OrderedPerKey ordered = new OrderedPerKey();
     private final String channel;
@@ -67,7 +69,8 @@ public final class PostgresLockStore implements LockStore {
         this.pool = pool;
         this.settings = settings;
         this.statements = new PostgresStatements(settings.table());
-        this.schema = new PostgresSchema(pool, statements, settings.createSchema());
+        this.bounded = new BoundedStatements(vertx, pool, settings.operationTimeout());
+        this.schema = new PostgresSchema(bounded, statements, settings.createSchema());
         this.channel = settings.releaseNotifications() ? settings.table().name() : null;
         this.sweepEveryMillis = Math.max(1_000, settings.freeRowRetention().toMillis() / 10);
     }
@@ -142,8 +145,9 @@ public final class PostgresLockStore implements LockStore {
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        return schema.ready().flatMap(ready -> pool.preparedQuery(statements.isHeld())
-                .execute(Tuple.tuple().addBuffer(id(key)).addString(owner)))
+        Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner);
+        return schema.ready()
+                .flatMap(ready -> bounded.bounded(c -> c.preparedQuery(statements.isHeld()).execute(arguments)))
                 .map(rows -> rows.iterator().next().getBoolean(0));
     }
 
@@ -163,7 +167,8 @@ public final class PostgresLockStore implements LockStore {
      */
     @Override
     public Uni<Void> ping() {
-        return schema.ready().flatMap(ready -> pool.query(statements.ping()).execute()).replaceWithVoid();
+        return schema.ready().flatMap(ready -> bounded.bounded(c -> c.query(statements.ping()).execute()))
+                .replaceWithVoid();
     }
 
     /**
@@ -177,9 +182,10 @@ public final class PostgresLockStore implements LockStore {
         sweepTimer = vertx.setPeriodic(sweepEveryMillis, id -> sweep());
     }
 
-    /** Stops the sweep. */
+    /** Stops the sweep, and the termination of statements that got no answer. */
     @Override
     public void close() {
+        bounded.close();
         long timer = sweepTimer;
         if (timer >= 0) {
             vertx.cancelTimer(timer);
@@ -197,8 +203,8 @@ public final class PostgresLockStore implements LockStore {
         if (!sweeping.compareAndSet(false, true)) {
             return;
         }
-        pool.preparedQuery(statements.sweep())
-                .execute(Tuple.of(settings.freeRowRetention().toMillis(), SWEEP_ROWS))
+        Tuple arguments = Tuple.of(settings.freeRowRetention().toMillis(), SWEEP_ROWS);
+        bounded.bounded(c -> c.preparedQuery(statements.sweep()).execute(arguments))
                 .subscribe().with(deleted -> {
                     sweeping.set(false);
                     if (deleted.rowCount() > 0) {
@@ -212,11 +218,12 @@ public final class PostgresLockStore implements LockStore {
 
     /**
      * Runs a statement on the key's row once the table is ready and this instance's earlier statements on that row
-     * have ended.
+     * have ended, each bounded by the operation timeout: one that got no answer ends once it can no longer take effect
+     * ({@link BoundedStatements#settled}), so the next one on the key, such as its take-back, is not held up for ever.
      */
     private Uni<RowSet<Row>> onRow(String key, String sql, Tuple arguments) {
         Supplier<Uni<RowSet<Row>>> statement = () -> schema.ready()
-                .flatMap(ready -> pool.preparedQuery(sql).execute(arguments));
+                .flatMap(ready -> bounded.settled(c -> c.preparedQuery(sql).execute(arguments)));
         return ordered.run(key, statement);
     }
 

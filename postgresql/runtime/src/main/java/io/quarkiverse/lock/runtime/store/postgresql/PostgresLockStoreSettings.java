@@ -10,8 +10,8 @@ import java.time.Duration;
  * @param createSchema whether the store creates its table when it starts and the table is missing
  * @param releaseNotifications whether hand-overs are announced to the waiters of other instances
  * @param freeRowRetention how long a free lock row stays before the sweep deletes it
- * @param operationTimeout how long one operation may take ({@code quarkus.lock.operation-timeout}), for the release
- *        watch's probes
+ * @param operationTimeout how long one operation may take ({@code quarkus.lock.operation-timeout}): the bound of
+ *        every statement, and of the release watch's probes
  */
 public record PostgresLockStoreSettings(PostgresTable table, String keyPrefix, boolean createSchema,
         boolean releaseNotifications, Duration freeRowRetention, Duration operationTimeout) {

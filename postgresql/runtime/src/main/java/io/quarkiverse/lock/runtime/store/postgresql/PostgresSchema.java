@@ -3,7 +3,6 @@ package io.quarkiverse.lock.runtime.store.postgresql;
 import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 
@@ -14,8 +13,9 @@ import io.vertx.pgclient.PgException;
  * is sent only when it is not there: PostgreSQL checks the {@code CREATE} privilege before {@code IF NOT EXISTS}, so a
  * database user without it still works once the table exists. Two instances creating the table at once may see
  * PostgreSQL refuse the second creation (a unique violation in its catalog); the table is then there, which is all
- * that counts. A failure is logged, not thrown, and tried again by the next statement: the statements then report the
- * missing table themselves.
+ * that counts. A failure, or no answer within the operation timeout, is logged, not thrown, and the check is made
+ * again by the next statement (nothing is remembered but success): the statements then report the missing table
+ * themselves.
  */
 final class PostgresSchema {
 
@@ -23,15 +23,15 @@ final class PostgresSchema {
     private static final String UNIQUE_VIOLATION = "23505";
     private static final String DUPLICATE_TABLE = "42P07";
 
-    private final Pool pool;
+    private final BoundedStatements bounded;
     private final PostgresStatements statements;
     private final boolean create;
     private volatile boolean ready;
     private volatile boolean warned;
     private Uni<Void> inFlight;
 
-    PostgresSchema(Pool pool, PostgresStatements statements, boolean create) {
-        this.pool = pool;
+    PostgresSchema(BoundedStatements bounded, PostgresStatements statements, boolean create) {
+        this.bounded = bounded;
         this.statements = statements;
         this.create = create;
         this.ready = !create;
@@ -51,10 +51,10 @@ final class PostgresSchema {
     }
 
     private Uni<Void> createIfMissing() {
-        return pool.preparedQuery("SELECT to_regclass($1::text) IS NOT NULL")
-                .execute(Tuple.of(statements.table()))
+        Tuple table = Tuple.of(statements.table());
+        return bounded.bounded(c -> c.preparedQuery("SELECT to_regclass($1::text) IS NOT NULL").execute(table))
                 .flatMap(rows -> rows.iterator().next().getBoolean(0) ? Uni.createFrom().voidItem()
-                        : pool.query(statements.createTable()).execute()
+                        : bounded.bounded(c -> c.query(statements.createTable()).execute())
                                 .invoke(created -> LOG.infof("Created the lock table %s", statements.table()))
                                 .replaceWithVoid())
                 .invoke(() -> ready = true)

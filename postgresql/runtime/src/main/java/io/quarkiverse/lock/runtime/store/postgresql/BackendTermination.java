@@ -1,0 +1,101 @@
+package io.quarkiverse.lock.runtime.store.postgresql;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import org.jboss.logging.Logger;
+
+import io.vertx.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgException;
+
+/**
+ * Ends the server process of an abandoned statement's connection, from another connection of the pool, and tells
+ * when it is gone: only then can the statement no longer take effect.
+ * <p>
+ * Each round asks the server whether the process is still there and, if so, signals it to terminate
+ * ({@code pg_terminate_backend}, allowed to a role on its own role's sessions); rounds repeat until one finds it
+ * gone, each bounded by the operation timeout (the server may be unreachable or paused: the statement's key waits
+ * meanwhile, as it must). A cancel request would be lighter, but it ends only a statement still running: not one that
+ * committed and whose reply was lost, nor one whose bytes are still on the way. A role that may not terminate the
+ * session (one the pool does not connect as) is told once in the log; the statement then ends when its connection
+ * does.
+ */
+final class BackendTermination {
+
+    private static final Logger LOG = Logger.getLogger(BackendTermination.class);
+    /** Between rounds: a terminated process exits within milliseconds. */
+    private static final long ROUND_MILLIS = 50;
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
+    /**
+     * Whether the process is gone, and if it is not, signals it (in a column of its own: the planner would drop a
+     * call whose result cannot change the answer). A process id is reused only once the ids wrap around.
+     */
+    private static final String TERMINATE = """
+            SELECT NOT a.present, CASE WHEN a.present THEN pg_terminate_backend($1::int) END
+            FROM (SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1::int) AS present) a""";
+
+    private final Vertx vertx;
+    private final Pool pool;
+    private final Duration timeout;
+    private volatile boolean closed;
+    private volatile boolean warned;
+
+    BackendTermination(Vertx vertx, Pool pool, Duration timeout) {
+        this.vertx = vertx;
+        this.pool = pool;
+        this.timeout = timeout;
+    }
+
+    /**
+     * @param processId the server process of the abandoned statement's connection
+     * @return completes with {@code true} once the process is gone, or {@code false} if it may not be ended (the
+     *         role's privileges) or the store closed first
+     */
+    CompletableFuture<Boolean> terminate(int processId) {
+        CompletableFuture<Boolean> gone = new CompletableFuture<>();
+        round(processId, gone);
+        return gone;
+    }
+
+    private void round(int processId, CompletableFuture<Boolean> gone) {
+        if (closed) {
+            gone.complete(false);
+            return;
+        }
+        pool.preparedQuery(TERMINATE).execute(Tuple.of(processId))
+                .ifNoItem().after(timeout).fail()
+                .subscribe().with(rows -> {
+                    if (rows.iterator().next().getBoolean(0)) {
+                        LOG.debugf("The server process %d of a statement that got no answer is gone", processId);
+                        gone.complete(true);
+                    } else {
+                        again(processId, gone);
+                    }
+                }, failure -> {
+                    if (failure instanceof PgException pg && INSUFFICIENT_PRIVILEGE.equals(pg.getSqlState())) {
+                        refused(processId, pg);
+                        gone.complete(false);
+                    } else {
+                        again(processId, gone);
+                    }
+                });
+    }
+
+    private void again(int processId, CompletableFuture<Boolean> gone) {
+        vertx.setTimer(ROUND_MILLIS, id -> round(processId, gone));
+    }
+
+    private void refused(int processId, PgException failure) {
+        LOG.logf(warned ? Logger.Level.DEBUG : Logger.Level.WARN, "Could not end the PostgreSQL session %d of a lock "
+                + "statement that got no answer (%s): its lock key waits until that session ends", processId,
+                failure.getMessage());
+        warned = true;
+    }
+
+    /** Ends every termination at its next round, as not gone. */
+    void close() {
+        closed = true;
+    }
+}

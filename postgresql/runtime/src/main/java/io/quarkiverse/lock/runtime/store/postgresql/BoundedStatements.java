@@ -1,0 +1,229 @@
+package io.quarkiverse.lock.runtime.store.postgresql;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
+import io.vertx.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.pgclient.PgConnection;
+import io.vertx.pgclient.PgException;
+
+/**
+ * Runs the store's statements on connections of the pool, each bounded by the operation timeout from when it is sent
+ * (waiting for a connection is bounded by the pool): the reactive client has no timeout of its own, and a statement
+ * whose reply is lost on a connection that stays open (a partition, a NAT that forgot the flow, a paused server) would
+ * otherwise never end.
+ * <p>
+ * A statement that gets no answer in time is abandoned: its connection is kept out of the pool, and its server
+ * process is terminated from another connection ({@link BackendTermination}), so that the statement can never take
+ * effect later. If it had committed, its effect stays (and the take-back that follows frees it); if it was running, it
+ * is rolled back; if its bytes are still on the way, they find the server's socket closed. A statement whose caller
+ * must not be overtaken ({@link #settled}) ends only then, so {@link io.quarkiverse.lock.spi.OrderedPerKey} lets the
+ * next statement on its key, such as the take-back, run after the abandoned one is settled, not behind it for ever.
+ * A statement whose connection fails (reset, closed) before its reply is abandoned the same way: the server may still
+ * hold its bytes.
+ */
+final class BoundedStatements {
+
+    private final Vertx vertx;
+    private final Pool pool;
+    private final Duration timeout;
+    private final BackendTermination termination;
+
+    BoundedStatements(Vertx vertx, Pool pool, Duration timeout) {
+        this.vertx = vertx;
+        this.pool = pool;
+        this.timeout = timeout;
+        this.termination = new BackendTermination(vertx, pool, timeout);
+    }
+
+    /**
+     * @param statement sends the statement on the connection it is given
+     * @return the rows; fails with the statement's error, or once the statement got no answer within the timeout and
+     *         it can no longer take effect (its server process ended)
+     */
+    Uni<RowSet<Row>> settled(Function<SqlConnection, Uni<RowSet<Row>>> statement) {
+        return Uni.createFrom().emitter(emitter -> new Attempt(statement, emitter, true).start());
+    }
+
+    /**
+     * @param statement sends the statement on the connection it is given
+     * @return the rows; fails with the statement's error, or as soon as the timeout ran out (the abandoned statement
+     *         is then ended in the background), for a statement nothing else waits for
+     */
+    Uni<RowSet<Row>> bounded(Function<SqlConnection, Uni<RowSet<Row>>> statement) {
+        return Uni.createFrom().emitter(emitter -> new Attempt(statement, emitter, false).start());
+    }
+
+    /** Stops terminating abandoned statements: the application stops, so nothing waits for them any more. */
+    void close() {
+        termination.close();
+    }
+
+    /** One statement, from taking a connection to its end. */
+    private final class Attempt {
+
+        private final Function<SqlConnection, Uni<RowSet<Row>>> statement;
+        private final UniEmitter<? super RowSet<Row>> emitter;
+        private final boolean waitForSettling;
+        /** Completes once the statement ended at the server, by itself or terminated. */
+        private final CompletableFuture<Void> settled = new CompletableFuture<>();
+        /** The connection carrying the statement and its timer, guarded by this, as are the flags. */
+        private SqlConnection connection;
+        private long timer = -1;
+        private boolean answered;
+        /** Whether the abandoned statement's server process is being ended. */
+        private boolean terminating;
+        private boolean killed;
+        private boolean ended;
+
+        Attempt(Function<SqlConnection, Uni<RowSet<Row>>> statement, UniEmitter<? super RowSet<Row>> emitter,
+                boolean waitForSettling) {
+            this.statement = statement;
+            this.emitter = emitter;
+            this.waitForSettling = waitForSettling;
+        }
+
+        void start() {
+            pool.getConnection().subscribe().with(this::connected, this::notConnected);
+        }
+
+        private void connected(SqlConnection taken) {
+            synchronized (this) {
+                connection = taken;
+                timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> timedOut());
+            }
+            Uni<RowSet<Row>> sent;
+            try {
+                sent = statement.apply(taken);
+            } catch (RuntimeException e) {
+                ended(null, e);
+                return;
+            }
+            sent.subscribe().with(rows -> ended(rows, null), failure -> ended(null, failure));
+        }
+
+        private void notConnected(Throwable failure) {
+            if (answer()) {
+                emitter.fail(failure);
+            }
+        }
+
+        /**
+         * A reply, an error reply included, means the server is done with the statement. A failure of the connection
+         * (reset, closed) does not: a paused server may still run the bytes it holds, so the statement is abandoned
+         * as on a timeout.
+         */
+        private void ended(RowSet<Row> rows, Throwable failure) {
+            boolean atServer = failure == null || failure instanceof PgException;
+            boolean release;
+            boolean terminate = false;
+            boolean settle;
+            synchronized (this) {
+                ended = true;
+                if (!atServer && !terminating && !killed) {
+                    terminate = connection.getDelegate() instanceof PgConnection;
+                    terminating = terminate;
+                }
+                release = !terminating && !killed;
+                settle = atServer || !terminating;
+            }
+            if (release) {
+                connection.closeAndForget();
+            }
+            if (terminate) {
+                terminate();
+            }
+            if (settle) {
+                settled.complete(null);
+            }
+            if (!answer()) {
+                return;
+            }
+            if (failure == null) {
+                emitter.complete(rows);
+            } else if (waitForSettling) {
+                settled.whenComplete((ignored, never) -> emitter.fail(failure));
+            } else {
+                emitter.fail(failure);
+            }
+        }
+
+        private void timedOut() {
+            boolean terminate;
+            synchronized (this) {
+                if (answered) {
+                    return;
+                }
+                answered = true;
+                terminate = !terminating && !killed && connection.getDelegate() instanceof PgConnection;
+                terminating |= terminate;
+            }
+            if (terminate) {
+                terminate();
+            }
+            NoAnswerException noAnswer = new NoAnswerException(timeout);
+            if (waitForSettling) {
+                settled.whenComplete((ignored, never) -> emitter.fail(noAnswer));
+            } else {
+                emitter.fail(noAnswer);
+            }
+        }
+
+        private void terminate() {
+            termination.terminate(((PgConnection) connection.getDelegate()).processId()).thenAccept(this::gone);
+        }
+
+        /**
+         * The abandoned statement's server process is gone, or could not be ended. A connection whose process is gone
+         * is never given back to the pool, which drops it when it sees it closed: a statement that ended by itself
+         * meanwhile must not hand the pool a connection about to be cut.
+         */
+        private void gone(boolean gone) {
+            boolean release;
+            synchronized (this) {
+                terminating = false;
+                killed = gone;
+                release = !gone && ended;
+            }
+            if (release) {
+                connection.closeAndForget();
+            }
+            if (gone) {
+                settled.complete(null);
+            }
+        }
+
+        /** @return {@code true} if this call is the statement's answer, {@code false} if it timed out already */
+        private boolean answer() {
+            long running;
+            synchronized (this) {
+                if (answered) {
+                    return false;
+                }
+                answered = true;
+                running = timer;
+            }
+            if (running >= 0) {
+                vertx.cancelTimer(running);
+            }
+            return true;
+        }
+    }
+
+    /** A statement got no answer within the operation timeout. */
+    static final class NoAnswerException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        NoAnswerException(Duration timeout) {
+            super("PostgreSQL answered no statement within " + timeout + " (quarkus.lock.operation-timeout)");
+        }
+    }
+}
