@@ -95,37 +95,37 @@ public final class BlockingLockView implements DistributedLock {
 
     @Override
     public boolean acquireOnce() {
-        return BlockingWait.interruptibly(lock.acquireOnce(), this::releaseGranted);
+        return BlockingWait.interruptibly(lock.getLockKey(), lock.acquireOnce(), null);
     }
 
     @Override
     public boolean acquireForever() {
-        return BlockingWait.interruptibly(lock.acquireForever(), this::releaseGranted);
+        return BlockingWait.interruptibly(lock.getLockKey(), lock.acquireForever(), null);
     }
 
     @Override
     public boolean acquire() {
-        return BlockingWait.interruptibly(lock.acquire(), this::releaseGranted);
+        return BlockingWait.interruptibly(lock.getLockKey(), lock.acquire(), null);
     }
 
     @Override
     public boolean acquire(Duration wait) {
-        return BlockingWait.interruptibly(lock.acquire(wait), this::releaseGranted);
+        return BlockingWait.interruptibly(lock.getLockKey(), lock.acquire(wait), null);
     }
 
     @Override
     public boolean acquire(Duration wait, Duration lease) {
-        return BlockingWait.interruptibly(lock.acquire(wait, lease), this::releaseGranted);
+        return BlockingWait.interruptibly(lock.getLockKey(), lock.acquire(wait, lease), null);
     }
 
     @Override
     public boolean release() {
-        return BlockingWait.uninterruptibly(lock.release());
+        return BlockingWait.uninterruptibly(lock.getLockKey(), lock.release());
     }
 
     @Override
     public boolean isAcquired() {
-        return BlockingWait.interruptibly(lock.isAcquired(), null);
+        return BlockingWait.interruptibly(lock.getLockKey(), lock.isAcquired(), null);
     }
 
     @Override
@@ -148,7 +148,8 @@ public final class BlockingLockView implements DistributedLock {
             throws E {
         Claim claim = sections.claim(wait, lease);
         LockArguments.requireAction(action);
-        if (!BlockingWait.interruptibly(claim.acquisition(), acquired -> acquired ? claim.release() : null)) {
+        if (!BlockingWait.interruptibly(lock.getLockKey(), claim.acquisition(),
+                acquired -> acquired ? claim.release() : null)) {
             throw new CannotAcquireLockException(lock.getLockKey(), sections.lockName(), wait);
         }
         T result;
@@ -156,19 +157,14 @@ public final class BlockingLockView implements DistributedLock {
             result = action.run();
         } catch (Exception | Error failure) {
             try {
-                BlockingWait.uninterruptibly(claim.release());
+                BlockingWait.uninterruptibly(lock.getLockKey(), claim.release());
             } catch (RuntimeException releaseFailure) {
                 failure.addSuppressed(releaseFailure);
             }
             throw failure;
         }
-        BlockingWait.uninterruptibly(claim.release());
+        BlockingWait.uninterruptibly(lock.getLockKey(), claim.release());
         return result;
-    }
-
-    /** Undoes a grant whose caller was interrupted first and told it did not acquire. */
-    private Uni<Boolean> releaseGranted(boolean acquired) {
-        return acquired ? lock.release() : null;
     }
 
     @Override
