@@ -89,7 +89,9 @@ class LockedKeysTest {
         assertThatThrownBy(() -> reports.monthly(11, tenant, 2026).await().atMost(TIMEOUT))
                 .isInstanceOfSatisfying(InvalidLockKeyException.class, invalid -> assertThat(invalid.getLockName())
                         .as("the lock's name is its template").isEqualTo(MONTHLY))
-                .hasMessageContaining("at most " + LockRegistry.MAX_KEY_LENGTH);
+                .hasMessageContaining("at most " + LockRegistry.MAX_KEY_LENGTH)
+                .hasMessageContaining("monthly")
+                .hasMessageContaining("'" + MONTHLY + "'");
     }
 
     @Test

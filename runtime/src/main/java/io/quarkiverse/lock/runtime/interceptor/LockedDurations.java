@@ -67,7 +67,7 @@ public final class LockedDurations {
     public static void checkHoldAtLeast(Duration holdAtLeast, String holdMember, Duration lease, String leaseSource) {
         if (holdAtLeast.compareTo(lease) > 0) {
             throw new IllegalArgumentException(holdMember + " must not be longer than the lease (" + leaseSource
-                    + ": " + lease + "), which would free the lock before");
+                    + ": " + lease + "): the store would free the lock before the minimum hold ends");
         }
     }
 

@@ -15,6 +15,7 @@ import jakarta.interceptor.InvocationContext;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
+import io.quarkiverse.lock.InvalidLockKeyException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.Locked;
 import io.quarkiverse.lock.ReactiveDistributedLock;
@@ -114,9 +115,15 @@ public class LockedInterceptor {
                 }));
     }
 
-    /** The key is checked here, where its template is known, so that a refused key names it. */
+    /** The key is checked here, where the method and its template are known, so that a refused key names them. */
     private ReactiveDistributedLock obtain(LockedMethod method, String key) {
-        return registry.obtain(LockArguments.requireKey(key, method.metricsName)).withLeaseRenewal(method.renewLease)
+        try {
+            LockArguments.requireKey(key, method.metricsName);
+        } catch (InvalidLockKeyException refused) {
+            throw new InvalidLockKeyException(method.metricsName, "@Locked method " + method.name
+                    + " (key template '" + method.metricsName + "'): " + refused.getMessage());
+        }
+        return registry.obtain(key).withLeaseRenewal(method.renewLease)
                 .withMetricsName(method.metricsName)
                 .withHoldAtLeast(method.holdAtLeast);
     }

@@ -18,10 +18,11 @@ import io.smallrye.mutiny.subscription.UniSubscription;
  * does not go on and get the lock later; and a release can be awaited through interrupts, so an interrupted thread
  * still frees its lock.
  * <p>
- * The item and the interrupt race for one outcome: whichever comes first decides what the caller is told, and an
- * item that arrives after the caller was told "interrupted" is undone. (A {@code CompletableFuture} from Mutiny
- * cannot decide this: its subscriber takes the item before completing the future, and a cancel in between drops the
- * item, a grant included.)
+ * The item and the interrupt race for one outcome: whichever comes first decides what the caller is told. An
+ * interrupt that wins cancels the operation, and a lock's acquisition that already emitted its grant gives it back
+ * when cancelled; an undo given here covers what the operation's cancellation does not. (A {@code CompletableFuture}
+ * from Mutiny cannot decide this: its subscriber takes the item and ends its subscription before completing the
+ * future, so a cancel in between reaches nothing and the grant is dropped.)
  */
 final class BlockingWait {
 
@@ -33,16 +34,19 @@ final class BlockingWait {
     /**
      * Waits for the operation; an interrupt cancels it.
      *
+     * @param key the lock's key, for the message when this thread must not block
      * @param operation the operation
-     * @param undo what undoes an item the caller was not given, because the interrupt came first: for an acquisition
-     *        that answered {@code true}, its release; {@code null} when the item needs no undoing
+     * @param undo what undoes an item the caller was not given, because the interrupt came first, beyond what the
+     *        operation's cancellation undoes itself: exactly that item's undoing, at most once; {@code null} when
+     *        the cancellation is enough (a plain acquisition gives back its grant when cancelled; releasing the
+     *        handle's hold again here would free whatever the handle holds by then)
      * @return its item
      * @throws CompletionException caused by {@link InterruptedException} if the thread was interrupted before the
      *         operation ended (its interrupt status is set again; an operation that ended first returns its item, with
      *         the status set); the operation's own failure otherwise
      */
-    static <T> T interruptibly(Uni<T> operation, Function<T, Uni<?>> undo) {
-        Outcome<T> outcome = start(operation, undo);
+    static <T> T interruptibly(String key, Uni<T> operation, Function<T, Uni<?>> undo) {
+        Outcome<T> outcome = start(key, operation, undo);
         try {
             outcome.ended.await();
         } catch (InterruptedException e) {
@@ -57,11 +61,12 @@ final class BlockingWait {
     /**
      * Waits for the operation through interrupts, and sets the interrupt status again afterwards if one came.
      *
+     * @param key the lock's key, for the message when this thread must not block
      * @param operation the operation, bounded in time by the store's operation timeout
      * @return its item
      */
-    static <T> T uninterruptibly(Uni<T> operation) {
-        Outcome<T> outcome = start(operation, null);
+    static <T> T uninterruptibly(String key, Uni<T> operation) {
+        Outcome<T> outcome = start(key, operation, null);
         boolean interrupted = false;
         try {
             while (true) {
@@ -79,9 +84,11 @@ final class BlockingWait {
         }
     }
 
-    private static <T> Outcome<T> start(Uni<T> operation, Function<T, Uni<?>> undo) {
+    private static <T> Outcome<T> start(String key, Uni<T> operation, Function<T, Uni<?>> undo) {
         if (!Infrastructure.canCallerThreadBeBlocked()) {
-            throw new IllegalStateException("The current thread cannot be blocked: " + Thread.currentThread().getName());
+            throw new IllegalStateException("The blocking view of lock '" + key + "' was called on "
+                    + Thread.currentThread().getName() + ", a thread that must not block: use the reactive lock "
+                    + "(LockRegistry.obtain) there, or call it from a worker thread (@Blocking, @RunOnVirtualThread)");
         }
         Outcome<T> outcome = new Outcome<>(undo);
         operation.subscribe().withSubscriber(outcome);

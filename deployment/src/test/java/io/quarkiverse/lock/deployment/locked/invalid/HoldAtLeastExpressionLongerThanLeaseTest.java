@@ -16,7 +16,7 @@ class HoldAtLeastExpressionLongerThanLeaseTest extends InvalidLockedMethod {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = failingBuild(Bean.class, "Bean#pay", "holdAtLeast",
-            "app.lock.hold", "longer than the lease")
+            "app.lock.hold", "longer than the lease", "before the minimum hold ends")
             .overrideConfigKey("app.lock.hold", "3s");
 
     @ApplicationScoped
