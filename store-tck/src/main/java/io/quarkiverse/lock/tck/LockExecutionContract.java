@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
+import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.smallrye.mutiny.Multi;
@@ -184,7 +185,22 @@ public interface LockExecutionContract extends StoreFixture {
                     }).cancel();
         }
         ReactiveDistributedLock other = registry().obtain(key);
-        eventually(() -> await(other.acquireOnce()));
-        assertThat(await(other.release())).isTrue();
+        eventually(() -> acquiredAndReleased(other));
+    }
+
+    /**
+     * A take-over still on its way when its execution was cancelled may reach the store after another handle
+     * acquired, take the lock over and be taken back (overriding is that), so the other handle's release may find its
+     * hold gone: it tries again. What must never happen is the lock staying held.
+     */
+    private static boolean acquiredAndReleased(ReactiveDistributedLock lock) {
+        if (!await(lock.acquireOnce())) {
+            return false;
+        }
+        try {
+            return await(lock.release());
+        } catch (LockExpiredException overriddenMeanwhile) {
+            return false;
+        }
     }
 }
