@@ -17,7 +17,7 @@ import io.vertx.core.Vertx;
 final class InMemoryFaultFixture implements FaultFixture {
 
     private final InMemoryLockStore store = new InMemoryLockStore(InstantSource.system());
-    private final ClockSectionLog log = new ClockSectionLog(InstantSource.system());
+    private final ClockSectionLog log = new ClockSectionLog(InstantSource.system(), store::liveToken);
     private Vertx vertx;
     private StandaloneLockRegistry registry;
 

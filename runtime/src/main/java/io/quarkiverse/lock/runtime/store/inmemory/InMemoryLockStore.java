@@ -210,6 +210,18 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     /**
+     * Tells which acquisition holds a lock now, by its fencing token, as an administrator (or a test checking that a
+     * critical section ran under its lock) would ask.
+     *
+     * @param key the lock key
+     * @return the fencing token of the live lock of {@code key}, or {@code -1} if the lock is free or expired
+     */
+    public long liveToken(String key) {
+        StoredLock lock = locks.get(key);
+        return lock != null && lock.isLive(clock.millis()) ? lock.token : -1;
+    }
+
+    /**
      * @return how many locks the store keeps in memory, live or expired but not yet evicted
      */
     public int size() {
