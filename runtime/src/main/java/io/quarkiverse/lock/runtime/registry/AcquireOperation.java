@@ -38,6 +38,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
     private final long waitNanos;
     private final long leaseMillis;
     private final boolean overriding;
+    private final Hold over;
 
     /**
      * @param handle the acquiring handle
@@ -46,12 +47,27 @@ final class AcquireOperation extends AbstractUni<Hold> {
      * @param overriding {@code true} for one take-over, whoever holds the lock
      */
     AcquireOperation(LockHandle handle, long waitNanos, long leaseMillis, boolean overriding) {
+        this(handle, waitNanos, leaseMillis, overriding, null);
+    }
+
+    /**
+     * A reentrant handle's acquisition afresh, once its hold is over (found lost, or ending as a release took its
+     * last entry): it waits in line as a handle that holds nothing does, although the hold may not be dropped yet.
+     *
+     * @param over the handle's hold that is over
+     */
+    static AcquireOperation afterHold(LockHandle handle, Hold over, long waitNanos, long leaseMillis) {
+        return new AcquireOperation(handle, waitNanos, leaseMillis, false, over);
+    }
+
+    private AcquireOperation(LockHandle handle, long waitNanos, long leaseMillis, boolean overriding, Hold over) {
         this.handle = handle;
         this.services = handle.services();
         this.key = handle.getLockKey();
         this.waitNanos = waitNanos;
         this.leaseMillis = leaseMillis;
         this.overriding = overriding;
+        this.over = over;
     }
 
     @Override
@@ -78,7 +94,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
         }
 
         void start() {
-            if (!overriding && waitNanos > 0 && !handle.isHeldLocally()) {
+            if (!overriding && waitNanos > 0 && !handle.isHeldLocallyBesides(over)) {
                 startNanos = System.nanoTime();
                 Waiter joined = ledger.join(() -> services.states().join(key, owner, this::onHandedOver));
                 if (joined == null) {

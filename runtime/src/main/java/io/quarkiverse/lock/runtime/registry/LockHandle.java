@@ -199,10 +199,10 @@ final class LockHandle implements ReactiveDistributedLock {
         return hold;
     }
 
-    /** Whether this handle has a hold that was not found lost. */
-    boolean isHeldLocally() {
+    /** Whether this handle has a hold that was not found lost, other than {@code over} (which may be null). */
+    boolean isHeldLocallyBesides(Hold over) {
         Hold current = hold;
-        return current != null && !current.isLost();
+        return current != null && current != over && !current.isLost();
     }
 
     /**

@@ -87,7 +87,7 @@ final class ReentryOperation extends AbstractUni<Hold> {
         }
 
         private void acquireAfresh() {
-            new AcquireOperation(handle, waitNanos, leaseMillis, false).subscribe().withSubscriber(this);
+            AcquireOperation.afterHold(handle, current, waitNanos, leaseMillis).subscribe().withSubscriber(this);
         }
 
         @Override
