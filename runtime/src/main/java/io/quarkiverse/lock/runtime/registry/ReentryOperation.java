@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.runtime.registry;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.smallrye.mutiny.operators.AbstractUni;
@@ -9,12 +10,13 @@ import io.smallrye.mutiny.subscription.UniSubscription;
 import io.vertx.core.Context;
 
 /**
- * A reentrant handle's acquisition while it holds the lock: the store confirms the hold is still this acquisition's
- * (restarting its lease), then the hold is entered once more and emitted. A hold found lost is dropped and the lock
- * acquired afresh; a hold found ending (a release took its last entry meanwhile) is left to that release, which ends it
- * in the store, and the lock acquired afresh. An entry is taken only when the re-entry wins against cancellation (one
- * compare-and-set); a
- * cancelled re-entry takes nothing, so it can never free the hold of the enclosing section.
+ * A reentrant handle's acquisition while it holds the lock: the hold is entered once more, then the store confirms it
+ * is still this acquisition's (restarting its lease), and the hold is emitted. Entering first means no release can end
+ * the hold while the store is asked: a release that took the last entry before finds it cannot be entered, so the
+ * lock is acquired afresh, and a renewal never lands after the release that ended the hold (which would restore the
+ * lease of a hold nobody tracks). A hold the store no longer has is dropped and the lock acquired afresh. The entry
+ * taken is given back exactly once (one compare-and-set) if the re-entry does not emit it: cancelled, lost, or failed;
+ * a give-back that is the hold's last entry ends it as any last release does.
  */
 final class ReentryOperation extends AbstractUni<Hold> {
 
@@ -26,7 +28,7 @@ final class ReentryOperation extends AbstractUni<Hold> {
     /**
      * @param handle the reentrant handle
      * @param current the hold it has
-     * @param waitNanos how long a fresh acquisition may wait if the hold was lost
+     * @param waitNanos how long a fresh acquisition may wait if the hold is over
      * @param leaseMillis the lease of a fresh acquisition
      */
     ReentryOperation(LockHandle handle, Hold current, long waitNanos, long leaseMillis) {
@@ -51,6 +53,8 @@ final class ReentryOperation extends AbstractUni<Hold> {
         private final UniSubscriber<? super Hold> downstream;
         private final Context context;
         private final AtomicInteger state = new AtomicInteger(RUNNING);
+        /** This re-entry holds an entry of the hold that it has not emitted nor given back. */
+        private final AtomicBoolean entered = new AtomicBoolean();
         private volatile Cancellable renewal;
         private volatile UniSubscription fresh;
 
@@ -60,29 +64,44 @@ final class ReentryOperation extends AbstractUni<Hold> {
         }
 
         void start() {
+            if (!current.enter()) {
+                // The hold is ending: the release that took its last entry ends it in the store.
+                acquireAfresh();
+                return;
+            }
+            entered.set(true);
+            if (state.get() != RUNNING) {
+                giveBackEntry("its re-entry was cancelled");
+                return;
+            }
             renewal = handle.services().boundedStore().renew(handle.getLockKey(), current.owner(), current.leaseMillis())
                     .subscribe()
-                    .with(this::onRenewed, this::onFailure);
+                    .with(this::onRenewed, this::onRenewalFailed);
         }
 
         private void onRenewed(boolean stillHeld) {
-            if (state.get() != RUNNING) {
-                return;
-            }
             if (!stillHeld) {
                 handle.dropLostHold(current);
-                acquireAfresh();
+                giveBackEntry("its hold was found lost");
+                if (state.get() == RUNNING) {
+                    acquireAfresh();
+                }
                 return;
             }
-            if (!current.enter()) {
-                // The hold is ending, not lost: the release that took its last entry ends it in the store.
-                acquireAfresh();
-                return;
-            }
-            if (state.compareAndSet(RUNNING, DONE)) {
+            if (state.compareAndSet(RUNNING, DONE) && entered.compareAndSet(true, false)) {
                 CallerContext.deliver(context, () -> downstream.onItem(current));
-            } else {
-                HoldRelease.releaseQuietly(handle, current, 0, "its re-entry was cancelled");
+            }
+        }
+
+        private void onRenewalFailed(Throwable failure) {
+            giveBackEntry("its renewal failed");
+            onFailure(failure);
+        }
+
+        /** Gives back the entry this re-entry took, unless it emitted or gave it back already. */
+        private void giveBackEntry(String reason) {
+            if (entered.compareAndSet(true, false)) {
+                HoldRelease.releaseQuietly(handle, current, handle.holdAtLeastMillis(), reason);
             }
         }
 
@@ -122,6 +141,7 @@ final class ReentryOperation extends AbstractUni<Hold> {
                 if (pending != null) {
                     pending.cancel();
                 }
+                giveBackEntry("its re-entry was cancelled");
                 UniSubscription acquisition = fresh;
                 if (acquisition != null) {
                     acquisition.cancel();
