@@ -14,7 +14,7 @@ import javax.sql.DataSource;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.spi.AcquireResult;
-import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.OneStepReleaseStore;
 import io.quarkiverse.lock.spi.ReleaseListener;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -29,7 +29,7 @@ import io.vertx.core.Vertx;
  * instances hear of hand-overs through a poll of one indexed query ({@link JdbcReleaseWatch}); a bounded sweep deletes
  * rows that have been free and unasked for longer than the configured retention.
  */
-public final class JdbcLockStore implements LockStore {
+public final class JdbcLockStore extends OneStepReleaseStore {
 
     /** The store's name, the value of {@code quarkus.lock.provider} that chooses it. */
     public static final String NAME = "jdbc";
@@ -125,26 +125,9 @@ public final class JdbcLockStore implements LockStore {
         return onKey(key, (found, tx) -> found.operations().takeOver(tx, id, owner, lease(leaseMillis)));
     }
 
+    /** Frees the lock in one transaction: the release, the take-back and the overriding release. */
     @Override
-    public Uni<Boolean> forceRelease(String key) {
-        return free(key, null);
-    }
-
-    /**
-     * The same transaction as {@link #release}: an acquisition that holds the lock is never in line, so taking it out
-     * of the line and releasing what it holds is one step.
-     */
-    @Override
-    public Uni<Boolean> takeBack(String key, String owner) {
-        return free(key, owner);
-    }
-
-    @Override
-    public Uni<Boolean> release(String key, String owner) {
-        return free(key, owner);
-    }
-
-    private Uni<Boolean> free(String key, String owner) {
+    protected Uni<Boolean> free(String key, String owner) {
         JdbcKey id = id(key);
         return onKey(key, (found, tx) -> found.operations().free(tx, id, owner)).map(freed -> {
             if (freed.handedTo() != null) {
