@@ -115,21 +115,18 @@ public final class JdbcLockStore extends OneStepReleaseStore {
 
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
-        JdbcKey id = id(key);
-        return onKey(key, (found, tx) -> found.operations().acquire(tx, id, owner, lease(leaseMillis), waiting));
+        return onKey(key, (operations, tx, id) -> operations.acquire(tx, id, owner, lease(leaseMillis), waiting));
     }
 
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
-        JdbcKey id = id(key);
-        return onKey(key, (found, tx) -> found.operations().takeOver(tx, id, owner, lease(leaseMillis)));
+        return onKey(key, (operations, tx, id) -> operations.takeOver(tx, id, owner, lease(leaseMillis)));
     }
 
     /** Frees the lock in one transaction: the release, the take-back and the overriding release. */
     @Override
     protected Uni<Boolean> free(String key, String owner) {
-        JdbcKey id = id(key);
-        return onKey(key, (found, tx) -> found.operations().free(tx, id, owner)).map(freed -> {
+        return onKey(key, (operations, tx, id) -> operations.free(tx, id, owner)).map(freed -> {
             if (freed.handedTo() != null) {
                 for (JdbcReleaseWatch watch : watches) {
                     watch.handedOver(key, freed.handedTo(), freed.token());
@@ -141,17 +138,13 @@ public final class JdbcLockStore extends OneStepReleaseStore {
 
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-        JdbcKey id = id(key);
-        return onKey(key, (found, tx) -> found.operations().renew(tx, id, owner, lease(leaseMillis)));
+        return onKey(key, (operations, tx, id) -> operations.renew(tx, id, owner, lease(leaseMillis)));
     }
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        JdbcKey id = id(key);
-        return workers.any(deadline -> {
-            JdbcDatabase.Found found = database.get();
-            return found.transactions().run(deadline, tx -> found.operations().isHeld(tx, id, owner));
-        });
+        KeyOperation<Boolean> isHeld = (operations, tx, id) -> operations.isHeld(tx, id, owner);
+        return workers.any(deadline -> inTransaction(deadline, key, isHeld));
     }
 
     /**
@@ -187,14 +180,18 @@ public final class JdbcLockStore extends OneStepReleaseStore {
     @FunctionalInterface
     private interface KeyOperation<T> {
 
-        T run(JdbcDatabase.Found found, JdbcTransaction tx) throws SQLException;
+        T run(JdbcLockOperations operations, JdbcTransaction tx, JdbcKey id) throws SQLException;
     }
 
+    /** Runs the operation after this instance's earlier operations on the key. */
     private <T> Uni<T> onKey(String key, KeyOperation<T> operation) {
-        return workers.onKey(key, deadline -> {
-            JdbcDatabase.Found found = database.get();
-            return found.transactions().run(deadline, tx -> operation.run(found, tx));
-        });
+        return workers.onKey(key, deadline -> inTransaction(deadline, key, operation));
+    }
+
+    private <T> T inTransaction(long deadlineNanos, String key, KeyOperation<T> operation) throws SQLException {
+        JdbcKey id = id(key);
+        JdbcDatabase.Found found = database.get();
+        return found.transactions().run(deadlineNanos, tx -> operation.run(found.operations(), tx, id));
     }
 
     private JdbcKey id(String key) {
