@@ -59,7 +59,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
             thread.setDaemon(true);
             return thread;
         });
-        this.sweep = new JdbcSweep(database, settings.freeRowRetention(), settings.operationTimeout());
+        this.sweep = new JdbcSweep(database, settings);
     }
 
     /**
@@ -160,8 +160,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
 
     @Override
     public AutoCloseable watchReleases(ReleaseListener listener) {
-        JdbcReleaseWatch watch = new JdbcReleaseWatch(database, settings.keyPrefix(), listener, scheduler,
-                settings.handOverPollInterval().toMillis(), settings.operationTimeout().toNanos());
+        JdbcReleaseWatch watch = new JdbcReleaseWatch(database, settings, listener, scheduler);
         watches.add(watch);
         return () -> {
             watches.remove(watch);
