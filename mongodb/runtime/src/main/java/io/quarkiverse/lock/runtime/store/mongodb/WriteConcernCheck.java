@@ -29,21 +29,19 @@ final class WriteConcernCheck {
     private static final Set<Integer> UNSATISFIABLE = Set.of(2, 79, 100);
 
     private final MongoCommands commands;
-    private final String collection;
-    private final Document writeConcern;
+    private final MongoLockStoreSettings settings;
     private final boolean needed;
     private volatile String refusal;
 
     /**
      * @param commands where to send the check
-     * @param collection the lock collection, which the check's write targets without changing it
-     * @param writeConcern the configured write concern
+     * @param settings the store's settings: the configured write concern, and the lock collection, which the check's
+     *        write targets without changing it
      */
-    WriteConcernCheck(MongoCommands commands, String collection, Document writeConcern) {
+    WriteConcernCheck(MongoCommands commands, MongoLockStoreSettings settings) {
         this.commands = commands;
-        this.collection = collection;
-        this.writeConcern = writeConcern;
-        this.needed = writeConcern.get("w") instanceof Number w && w.intValue() > 1;
+        this.settings = settings;
+        this.needed = settings.writeConcern().get("w") instanceof Number w && w.intValue() > 1;
     }
 
     /**
@@ -77,7 +75,8 @@ final class WriteConcernCheck {
     }
 
     private Uni<Void> check() {
-        Document noOp = new Document("update", collection)
+        Document writeConcern = settings.writeConcern();
+        Document noOp = new Document("update", settings.collection())
                 .append("updates", List.of(new Document("q", new Document(MongoLockDocuments.ID,
                         new Document("$in", List.of()))).append("u", new Document("$set", new Document("x", 1)))))
                 .append("writeConcern", writeConcern);
