@@ -7,7 +7,6 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -99,8 +98,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
     /** Starts the sweep. */
     @Override
     public void start() {
-        long every = sweep.everyMillis();
-        scheduler.scheduleWithFixedDelay(sweep::run, every, every, TimeUnit.MILLISECONDS);
+        sweep.scheduleOn(scheduler);
     }
 
     /** Stops the sweep, the release watches and the threads. */

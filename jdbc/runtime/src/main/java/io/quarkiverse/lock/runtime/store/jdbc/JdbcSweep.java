@@ -5,6 +5,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import org.jboss.logging.Logger;
 
@@ -33,10 +35,13 @@ final class JdbcSweep implements Runnable {
     }
 
     /**
-     * @return how often the sweep runs: a tenth of the retention, at least every second
+     * Runs the sweep every tenth of the retention, at least a second apart, the first time after that long.
+     *
+     * @param scheduler the thread that runs it
      */
-    long everyMillis() {
-        return Math.max(1_000, settings.freeRowRetention().toMillis() / 10);
+    void scheduleOn(ScheduledExecutorService scheduler) {
+        long every = Math.max(1_000, settings.freeRowRetention().toMillis() / 10);
+        scheduler.scheduleWithFixedDelay(this, every, every, TimeUnit.MILLISECONDS);
     }
 
     @Override
