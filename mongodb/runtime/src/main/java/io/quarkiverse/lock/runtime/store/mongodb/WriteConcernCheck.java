@@ -29,7 +29,9 @@ final class WriteConcernCheck {
     private static final Set<Integer> UNSATISFIABLE = Set.of(2, 79, 100);
 
     private final MongoCommands commands;
-    private final MongoLockStoreSettings settings;
+    private final Document writeConcern;
+    /** The check's write: an update that matches no document of the lock collection. */
+    private final Document noOp;
     private final boolean needed;
     private volatile String refusal;
 
@@ -40,8 +42,11 @@ final class WriteConcernCheck {
      */
     WriteConcernCheck(MongoCommands commands, MongoLockStoreSettings settings) {
         this.commands = commands;
-        this.settings = settings;
-        this.needed = settings.writeConcern().get("w") instanceof Number w && w.intValue() > 1;
+        this.writeConcern = settings.writeConcern();
+        this.noOp = MongoCommands.updateOne(settings.collection(),
+                new Document(MongoLockDocuments.ID, new Document("$in", List.of())),
+                new Document("$set", new Document("x", 1)), writeConcern);
+        this.needed = writeConcern.get("w") instanceof Number w && w.intValue() > 1;
     }
 
     /**
@@ -75,11 +80,6 @@ final class WriteConcernCheck {
     }
 
     private Uni<Void> check() {
-        Document writeConcern = settings.writeConcern();
-        Document noOp = new Document("update", settings.collection())
-                .append("updates", List.of(new Document("q", new Document(MongoLockDocuments.ID,
-                        new Document("$in", List.of()))).append("u", new Document("$set", new Document("x", 1)))))
-                .append("writeConcern", writeConcern);
         return commands.write(noOp)
                 .invoke(ignored -> refusal = null)
                 .onFailure(WriteConcernCheck::isUnsatisfiable).recoverWithItem(failure -> {
