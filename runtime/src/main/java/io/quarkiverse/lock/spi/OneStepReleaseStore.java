@@ -20,6 +20,12 @@ public abstract class OneStepReleaseStore implements LockStore {
      */
     protected abstract Uni<Boolean> free(String key, String owner);
 
+    /**
+     * {@link #free} for whoever holds the lock.
+     *
+     * @param key the lock key
+     * @return {@code true} if someone held the lock, {@code false} if it was free
+     */
     @Override
     public final Uni<Boolean> forceRelease(String key) {
         return free(key, null);
@@ -28,12 +34,23 @@ public abstract class OneStepReleaseStore implements LockStore {
     /**
      * The same step as {@link #release}: an acquisition that holds the lock is never in line, so taking it out of the
      * line and releasing what it holds is one step.
+     *
+     * @param key the lock key
+     * @param owner the acquisition's owner id
+     * @return {@code true} if {@code owner} held the lock and it was released, {@code false} otherwise
      */
     @Override
     public final Uni<Boolean> takeBack(String key, String owner) {
         return free(key, owner);
     }
 
+    /**
+     * {@link #free} for the holder.
+     *
+     * @param key the lock key
+     * @param owner the owner id
+     * @return {@code true} if the lock was held by {@code owner} and is now released, {@code false} otherwise
+     */
     @Override
     public final Uni<Boolean> release(String key, String owner) {
         return free(key, owner);
