@@ -7,14 +7,13 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.spi.AcquireResult;
-import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.OneStepReleaseStore;
 import io.quarkiverse.lock.spi.ReleaseListener;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -29,7 +28,7 @@ import io.vertx.core.Vertx;
  * instances hear of hand-overs through a poll of one indexed query ({@link JdbcReleaseWatch}); a bounded sweep deletes
  * rows that have been free and unasked for longer than the configured retention.
  */
-public final class JdbcLockStore implements LockStore {
+public final class JdbcLockStore extends OneStepReleaseStore {
 
     /** The store's name, the value of {@code quarkus.lock.provider} that chooses it. */
     public static final String NAME = "jdbc";
@@ -59,7 +58,7 @@ public final class JdbcLockStore implements LockStore {
             thread.setDaemon(true);
             return thread;
         });
-        this.sweep = new JdbcSweep(database, settings.freeRowRetention(), settings.operationTimeout());
+        this.sweep = new JdbcSweep(database, settings);
     }
 
     /**
@@ -99,8 +98,7 @@ public final class JdbcLockStore implements LockStore {
     /** Starts the sweep. */
     @Override
     public void start() {
-        long every = sweep.everyMillis();
-        scheduler.scheduleWithFixedDelay(sweep::run, every, every, TimeUnit.MILLISECONDS);
+        sweep.scheduleOn(scheduler);
     }
 
     /** Stops the sweep, the release watches and the threads. */
@@ -115,38 +113,18 @@ public final class JdbcLockStore implements LockStore {
 
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
-        JdbcKey id = id(key);
-        return onKey(key, (found, tx) -> found.operations().acquire(tx, id, owner, lease(leaseMillis), waiting));
+        return onKey(key, (operations, tx, id) -> operations.acquire(tx, id, owner, lease(leaseMillis), waiting));
     }
 
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
-        JdbcKey id = id(key);
-        return onKey(key, (found, tx) -> found.operations().takeOver(tx, id, owner, lease(leaseMillis)));
+        return onKey(key, (operations, tx, id) -> operations.takeOver(tx, id, owner, lease(leaseMillis)));
     }
 
+    /** Frees the lock in one transaction: the release, the take-back and the overriding release. */
     @Override
-    public Uni<Boolean> forceRelease(String key) {
-        return free(key, null);
-    }
-
-    /**
-     * The same transaction as {@link #release}: an acquisition that holds the lock is never in line, so taking it out
-     * of the line and releasing what it holds is one step.
-     */
-    @Override
-    public Uni<Boolean> takeBack(String key, String owner) {
-        return free(key, owner);
-    }
-
-    @Override
-    public Uni<Boolean> release(String key, String owner) {
-        return free(key, owner);
-    }
-
-    private Uni<Boolean> free(String key, String owner) {
-        JdbcKey id = id(key);
-        return onKey(key, (found, tx) -> found.operations().free(tx, id, owner)).map(freed -> {
+    protected Uni<Boolean> free(String key, String owner) {
+        return onKey(key, (operations, tx, id) -> operations.free(tx, id, owner)).map(freed -> {
             if (freed.handedTo() != null) {
                 for (JdbcReleaseWatch watch : watches) {
                     watch.handedOver(key, freed.handedTo(), freed.token());
@@ -158,17 +136,13 @@ public final class JdbcLockStore implements LockStore {
 
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-        JdbcKey id = id(key);
-        return onKey(key, (found, tx) -> found.operations().renew(tx, id, owner, lease(leaseMillis)));
+        return onKey(key, (operations, tx, id) -> operations.renew(tx, id, owner, lease(leaseMillis)));
     }
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        JdbcKey id = id(key);
-        return workers.any(deadline -> {
-            JdbcDatabase.Found found = database.get();
-            return found.transactions().run(deadline, tx -> found.operations().isHeld(tx, id, owner));
-        });
+        KeyOperation<Boolean> isHeld = (operations, tx, id) -> operations.isHeld(tx, id, owner);
+        return workers.any(deadline -> inTransaction(deadline, key, isHeld));
     }
 
     /**
@@ -184,8 +158,7 @@ public final class JdbcLockStore implements LockStore {
 
     @Override
     public AutoCloseable watchReleases(ReleaseListener listener) {
-        JdbcReleaseWatch watch = new JdbcReleaseWatch(database, settings.keyPrefix(), listener, scheduler,
-                settings.handOverPollInterval().toMillis(), settings.operationTimeout().toNanos());
+        JdbcReleaseWatch watch = new JdbcReleaseWatch(database, settings, listener, scheduler);
         watches.add(watch);
         return () -> {
             watches.remove(watch);
@@ -204,14 +177,18 @@ public final class JdbcLockStore implements LockStore {
     @FunctionalInterface
     private interface KeyOperation<T> {
 
-        T run(JdbcDatabase.Found found, JdbcTransaction tx) throws SQLException;
+        T run(JdbcLockOperations operations, JdbcTransaction tx, JdbcKey id) throws SQLException;
     }
 
+    /** Runs the operation after this instance's earlier operations on the key. */
     private <T> Uni<T> onKey(String key, KeyOperation<T> operation) {
-        return workers.onKey(key, deadline -> {
-            JdbcDatabase.Found found = database.get();
-            return found.transactions().run(deadline, tx -> operation.run(found, tx));
-        });
+        return workers.onKey(key, deadline -> inTransaction(deadline, key, operation));
+    }
+
+    private <T> T inTransaction(long deadlineNanos, String key, KeyOperation<T> operation) throws SQLException {
+        JdbcKey id = id(key);
+        JdbcDatabase.Found found = database.get();
+        return found.transactions().run(deadlineNanos, tx -> operation.run(found.operations(), tx, id));
     }
 
     private JdbcKey id(String key) {

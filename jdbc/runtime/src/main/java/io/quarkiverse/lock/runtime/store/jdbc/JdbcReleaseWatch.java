@@ -30,9 +30,8 @@ final class JdbcReleaseWatch implements AutoCloseable {
     private static final long LOOK_BACK_MICROS = 2_000_000;
 
     private final JdbcDatabase database;
-    private final String keyPrefix;
+    private final JdbcLockStoreSettings settings;
     private final ReleaseListener listener;
-    private final long timeoutNanos;
     /** The hand-overs told, by key, with the time they were made: kept for as long as a query may see them again. */
     private final Map<String, Long> told = new HashMap<>();
     private final ScheduledFuture<?> polls;
@@ -40,13 +39,22 @@ final class JdbcReleaseWatch implements AutoCloseable {
     private boolean failing;
     private volatile boolean closed;
 
-    JdbcReleaseWatch(JdbcDatabase database, String keyPrefix, ReleaseListener listener,
-            ScheduledExecutorService scheduler, long intervalMillis, long timeoutNanos) {
+    /**
+     * Starts polling at once.
+     *
+     * @param database the database to poll
+     * @param settings the store's settings: the key prefix, how often to poll, and the operation timeout that bounds
+     *        each poll
+     * @param listener told of the hand-overs and releases
+     * @param scheduler runs the polls
+     */
+    JdbcReleaseWatch(JdbcDatabase database, JdbcLockStoreSettings settings, ReleaseListener listener,
+            ScheduledExecutorService scheduler) {
         this.database = database;
-        this.keyPrefix = keyPrefix;
+        this.settings = settings;
         this.listener = listener;
-        this.timeoutNanos = timeoutNanos;
-        this.polls = scheduler.scheduleWithFixedDelay(this::poll, 0, intervalMillis, TimeUnit.MILLISECONDS);
+        this.polls = scheduler.scheduleWithFixedDelay(this::poll, 0, settings.handOverPollInterval().toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /** A hand-over this instance made, told at once. */
@@ -75,7 +83,7 @@ final class JdbcReleaseWatch implements AutoCloseable {
         }
         try {
             JdbcDatabase.Found found = database.get();
-            found.transactions().run(System.nanoTime() + timeoutNanos, tx -> {
+            found.transactions().run(System.nanoTime() + settings.operationTimeout().toNanos(), tx -> {
                 long now = tx.now();
                 if (since >= 0) {
                     tell(tx, found.statements(), since - LOOK_BACK_MICROS);
@@ -102,10 +110,10 @@ final class JdbcReleaseWatch implements AutoCloseable {
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next() && !closed) {
                     String stored = new String(rows.getBytes(1), StandardCharsets.UTF_8);
-                    if (!stored.startsWith(keyPrefix)) {
+                    if (!stored.startsWith(settings.keyPrefix())) {
                         continue;
                     }
-                    String key = stored.substring(keyPrefix.length());
+                    String key = stored.substring(settings.keyPrefix().length());
                     String owner = rows.getString(2);
                     long token = rows.getLong(3);
                     long at = rows.getLong(4);

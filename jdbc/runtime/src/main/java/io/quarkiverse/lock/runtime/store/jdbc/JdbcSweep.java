@@ -3,9 +3,10 @@ package io.quarkiverse.lock.runtime.store.jdbc;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import org.jboss.logging.Logger;
 
@@ -21,22 +22,26 @@ final class JdbcSweep implements Runnable {
     private static final int ROWS = 1000;
 
     private final JdbcDatabase database;
-    private final long retentionMicros;
-    private final long everyMillis;
-    private final long timeoutNanos;
+    private final JdbcLockStoreSettings settings;
 
-    JdbcSweep(JdbcDatabase database, Duration retention, Duration operationTimeout) {
+    /**
+     * @param database the database to sweep
+     * @param settings the store's settings: the retention of free rows, and the operation timeout that bounds each
+     *        of the sweep's transactions
+     */
+    JdbcSweep(JdbcDatabase database, JdbcLockStoreSettings settings) {
         this.database = database;
-        this.retentionMicros = retention.toNanos() / 1000;
-        this.everyMillis = Math.max(1_000, retention.toMillis() / 10);
-        this.timeoutNanos = operationTimeout.toNanos();
+        this.settings = settings;
     }
 
     /**
-     * @return how often the sweep runs: a tenth of the retention, at least every second
+     * Runs the sweep every tenth of the retention, at least a second apart, the first time after that long.
+     *
+     * @param scheduler the thread that runs it
      */
-    long everyMillis() {
-        return everyMillis;
+    void scheduleOn(ScheduledExecutorService scheduler) {
+        long every = Math.max(1_000, settings.freeRowRetention().toMillis() / 10);
+        scheduler.scheduleWithFixedDelay(this, every, every, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -46,7 +51,7 @@ final class JdbcSweep implements Runnable {
             JdbcStatements sql = found.statements();
             List<byte[]> candidates = new ArrayList<>();
             long before = found.transactions().run(deadline(), tx -> {
-                long threshold = tx.now() - retentionMicros;
+                long threshold = tx.now() - settings.freeRowRetention().toNanos() / 1000;
                 try (PreparedStatement query = tx.prepare(sql.sweepCandidates)) {
                     query.setMaxRows(ROWS);
                     JdbcTransaction.bind(query, threshold, threshold);
@@ -74,6 +79,6 @@ final class JdbcSweep implements Runnable {
     }
 
     private long deadline() {
-        return System.nanoTime() + timeoutNanos;
+        return System.nanoTime() + settings.operationTimeout().toNanos();
     }
 }

@@ -1,6 +1,6 @@
 package io.quarkiverse.lock.runtime.store.jdbc;
 
-import java.util.regex.Pattern;
+import io.quarkiverse.lock.spi.SqlTableNames;
 
 /**
  * The name of the lock table, checked to be a plain lower-case SQL identifier (optionally schema-qualified) before it
@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
  */
 public record JdbcTable(String schema, String name) {
 
-    /** 58 characters leave room for the suffix of the line table within PostgreSQL's 63. */
-    private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,57}");
+    /** Identifiers of at most 58 characters leave room for the suffix of the line table within PostgreSQL's 63. */
+    private static final int LONGEST = 58;
 
     /**
      * @param configured the configured name, {@code table} or {@code schema.table}
@@ -21,16 +21,7 @@ public record JdbcTable(String schema, String name) {
      * @throws IllegalArgumentException if it is not of that form
      */
     public static JdbcTable parse(String configured) {
-        String trimmed = configured.trim();
-        int dot = trimmed.indexOf('.');
-        String schema = dot < 0 ? null : trimmed.substring(0, dot);
-        String name = dot < 0 ? trimmed : trimmed.substring(dot + 1);
-        if ((schema != null && !IDENTIFIER.matcher(schema).matches()) || !IDENTIFIER.matcher(name).matches()) {
-            throw new IllegalArgumentException("quarkus.lock.jdbc.table must be a lower-case SQL identifier "
-                    + "([a-z_][a-z0-9_]*, at most 58 characters), optionally qualified by a schema of the same form, "
-                    + "but is '" + configured + "'");
-        }
-        return new JdbcTable(schema, name);
+        return SqlTableNames.parse("quarkus.lock.jdbc.table", configured, LONGEST, JdbcTable::new);
     }
 
     /**

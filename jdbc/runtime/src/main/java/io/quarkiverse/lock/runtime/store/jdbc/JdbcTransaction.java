@@ -10,18 +10,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * One short transaction of the store on a connection of its own, whose every statement is bounded by what is left of
  * the operation's timeout ({@code setQueryTimeout}, which the driver enforces by cancelling the statement).
+ *
+ * @param connection the transaction's connection, taken for this transaction alone
+ * @param statements the database's statements
+ * @param deadlineNanos when the operation's timeout runs out, in {@link System#nanoTime()}
  */
-final class JdbcTransaction {
-
-    private final Connection connection;
-    private final JdbcStatements statements;
-    private final long deadlineNanos;
-
-    JdbcTransaction(Connection connection, JdbcStatements statements, long deadlineNanos) {
-        this.connection = connection;
-        this.statements = statements;
-        this.deadlineNanos = deadlineNanos;
-    }
+record JdbcTransaction(Connection connection, JdbcStatements statements, long deadlineNanos) {
 
     /**
      * @param sql a statement

@@ -36,21 +36,19 @@ final class MongoGrants {
     private static final Logger LOG = Logger.getLogger(MongoGrants.class);
 
     private final MongoCommands commands;
-    private final String collection;
-    private final Document writeConcern;
+    private final MongoLockStoreSettings settings;
     private final Consumer<String> announceRelease;
     private final AtomicLong grants = new AtomicLong();
 
     /**
      * @param commands where to send the commands
-     * @param collection the lock collection
-     * @param writeConcern the write concern of grants and their take-backs
+     * @param settings the store's settings: the lock collection, and the write concern of grants and their
+     *        take-backs
      * @param announceRelease told the id of a lock that a take-back released while someone waited
      */
-    MongoGrants(MongoCommands commands, String collection, Document writeConcern, Consumer<String> announceRelease) {
+    MongoGrants(MongoCommands commands, MongoLockStoreSettings settings, Consumer<String> announceRelease) {
         this.commands = commands;
-        this.collection = collection;
-        this.writeConcern = writeConcern;
+        this.settings = settings;
         this.announceRelease = announceRelease;
     }
 
@@ -84,8 +82,9 @@ final class MongoGrants {
 
     private Uni<AcquireResult> grant(Document filter, boolean upsert, String id, String owner, long leaseMillis) {
         long grant = grants.incrementAndGet();
-        Document command = MongoCommands.findAndModify(collection, filter,
-                MongoLockDocuments.acquisition(owner, grant, leaseMillis), writeConcern, TOKEN).append("new", true);
+        Document command = MongoCommands.findAndModify(settings.collection(), filter,
+                MongoLockDocuments.acquisition(owner, grant, leaseMillis), settings.writeConcern(), TOKEN)
+                .append("new", true);
         if (upsert) {
             command.append("upsert", true);
         }
@@ -103,8 +102,9 @@ final class MongoGrants {
      * since. Its own failure is logged: the original failure is what the caller needs.
      */
     private Uni<Void> undo(String id, String owner, long grant) {
-        Document command = MongoCommands.findAndModify(collection, MongoLockDocuments.grantedBy(id, owner, grant),
-                MongoLockDocuments.releaseAndLeave(owner), writeConcern, LINE).append("new", true);
+        Document command = MongoCommands.findAndModify(settings.collection(),
+                MongoLockDocuments.grantedBy(id, owner, grant), MongoLockDocuments.releaseAndLeave(owner),
+                settings.writeConcern(), LINE).append("new", true);
         return commands.write(command)
                 .invoke(reply -> {
                     Document released = reply.get("value", Document.class);

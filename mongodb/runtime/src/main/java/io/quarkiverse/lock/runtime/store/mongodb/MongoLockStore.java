@@ -63,10 +63,9 @@ public final class MongoLockStore implements LockStore {
         this.database = database;
         this.settings = settings;
         this.commands = new MongoCommands(database, settings.operationTimeout());
-        this.writeConcernCheck = new WriteConcernCheck(commands, settings.collection(), settings.writeConcern());
+        this.writeConcernCheck = new WriteConcernCheck(commands, settings);
         this.announcements = new MongoReleaseAnnouncements(commands, settings.collection() + ".releases");
-        this.grants = new MongoGrants(commands, settings.collection(), settings.writeConcern(),
-                this::announceRelease);
+        this.grants = new MongoGrants(commands, settings, this::announceRelease);
         this.line = new MongoLine(commands, settings.collection());
     }
 

@@ -29,20 +29,23 @@ final class WriteConcernCheck {
     private static final Set<Integer> UNSATISFIABLE = Set.of(2, 79, 100);
 
     private final MongoCommands commands;
-    private final String collection;
     private final Document writeConcern;
+    /** The check's write: an update that matches no document of the lock collection. */
+    private final Document noOp;
     private final boolean needed;
     private volatile String refusal;
 
     /**
      * @param commands where to send the check
-     * @param collection the lock collection, which the check's write targets without changing it
-     * @param writeConcern the configured write concern
+     * @param settings the store's settings: the configured write concern, and the lock collection, which the check's
+     *        write targets without changing it
      */
-    WriteConcernCheck(MongoCommands commands, String collection, Document writeConcern) {
+    WriteConcernCheck(MongoCommands commands, MongoLockStoreSettings settings) {
         this.commands = commands;
-        this.collection = collection;
-        this.writeConcern = writeConcern;
+        this.writeConcern = settings.writeConcern();
+        this.noOp = MongoCommands.updateOne(settings.collection(),
+                new Document(MongoLockDocuments.ID, new Document("$in", List.of())),
+                new Document("$set", new Document("x", 1)), writeConcern);
         this.needed = writeConcern.get("w") instanceof Number w && w.intValue() > 1;
     }
 
@@ -77,10 +80,6 @@ final class WriteConcernCheck {
     }
 
     private Uni<Void> check() {
-        Document noOp = new Document("update", collection)
-                .append("updates", List.of(new Document("q", new Document(MongoLockDocuments.ID,
-                        new Document("$in", List.of()))).append("u", new Document("$set", new Document("x", 1)))))
-                .append("writeConcern", writeConcern);
         return commands.write(noOp)
                 .invoke(ignored -> refusal = null)
                 .onFailure(WriteConcernCheck::isUnsatisfiable).recoverWithItem(failure -> {

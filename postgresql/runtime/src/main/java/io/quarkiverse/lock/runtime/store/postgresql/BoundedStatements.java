@@ -28,19 +28,23 @@ import io.vertx.pgclient.PgException;
  * next statement on its key, such as the take-back, run after the abandoned one is settled, not behind it for ever.
  * A statement whose connection fails (reset, closed) before its reply is abandoned the same way: the server may still
  * hold its bytes.
+ *
+ * @param vertx the Vert.x instance, for the statements' timers
+ * @param pool the pool the statements run on
+ * @param timeout how long a statement may go without an answer ({@code quarkus.lock.operation-timeout})
+ * @param termination ends the server processes of abandoned statements
  */
-final class BoundedStatements {
+record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermination termination) {
 
-    private final Vertx vertx;
-    private final Pool pool;
-    private final Duration timeout;
-    private final BackendTermination termination;
-
+    /**
+     * Runs statements on the pool, terminating the abandoned ones from other connections of the same pool.
+     *
+     * @param vertx the Vert.x instance, for the statements' timers
+     * @param pool the pool the statements run on
+     * @param timeout how long a statement may go without an answer
+     */
     BoundedStatements(Vertx vertx, Pool pool, Duration timeout) {
-        this.vertx = vertx;
-        this.pool = pool;
-        this.timeout = timeout;
-        this.termination = new BackendTermination(vertx, pool, timeout);
+        this(vertx, pool, timeout, new BackendTermination(vertx, pool, timeout));
     }
 
     /**

@@ -9,6 +9,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.OneStepReleaseStore;
 import io.quarkiverse.lock.spi.OrderedPerKey;
 import io.quarkiverse.lock.spi.ReleaseListener;
 import io.smallrye.mutiny.Uni;
@@ -36,7 +37,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * ({@link BoundedStatements}). The statements wait for the table when the store creates it
  * ({@link PostgresSchema}).
  */
-public final class PostgresLockStore implements LockStore {
+public final class PostgresLockStore extends OneStepReleaseStore {
 
     /** The store's name, the value of {@code quarkus.lock.provider} that chooses it. */
     public static final String NAME = "postgresql";
@@ -112,26 +113,9 @@ public final class PostgresLockStore implements LockStore {
                 .map(rows -> AcquireResult.acquired(rows.iterator().next().getLong(0)));
     }
 
+    /** Frees the lock in one statement: the release, the take-back and the overriding release. */
     @Override
-    public Uni<Boolean> forceRelease(String key) {
-        return free(key, null);
-    }
-
-    /**
-     * The same statement as {@link #release}: an acquisition that holds the lock is never in line, so taking it out of
-     * the line and releasing what it holds is one step.
-     */
-    @Override
-    public Uni<Boolean> takeBack(String key, String owner) {
-        return free(key, owner);
-    }
-
-    @Override
-    public Uni<Boolean> release(String key, String owner) {
-        return free(key, owner);
-    }
-
-    private Uni<Boolean> free(String key, String owner) {
+    protected Uni<Boolean> free(String key, String owner) {
         Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addString(channel);
         return onRow(key, statements.free(), arguments)
                 .map(rows -> rows.size() > 0 && rows.iterator().next().getBoolean(0));
@@ -154,7 +138,7 @@ public final class PostgresLockStore implements LockStore {
     @Override
     public AutoCloseable watchReleases(ReleaseListener listener) {
         if (channel == null) {
-            return LockStore.super.watchReleases(listener);
+            return super.watchReleases(listener);
         }
         PostgresReleaseWatch watch = new PostgresReleaseWatch(vertx, pool, channel, settings.keyPrefix(), listener,
                 settings.operationTimeout());

@@ -1,6 +1,6 @@
 package io.quarkiverse.lock.runtime.store.postgresql;
 
-import java.util.regex.Pattern;
+import io.quarkiverse.lock.spi.SqlTableNames;
 
 /**
  * The name of the lock table, checked to be a plain lower-case SQL identifier (optionally schema-qualified) before it
@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  */
 public record PostgresTable(String schema, String name) {
 
-    private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+    /** PostgreSQL's longest identifier. */
+    private static final int LONGEST = 63;
 
     /**
      * @param configured the configured name, {@code table} or {@code schema.table}
@@ -20,16 +21,7 @@ public record PostgresTable(String schema, String name) {
      * @throws IllegalArgumentException if it is not of that form
      */
     public static PostgresTable parse(String configured) {
-        String trimmed = configured.trim();
-        int dot = trimmed.indexOf('.');
-        String schema = dot < 0 ? null : trimmed.substring(0, dot);
-        String name = dot < 0 ? trimmed : trimmed.substring(dot + 1);
-        if ((schema != null && !IDENTIFIER.matcher(schema).matches()) || !IDENTIFIER.matcher(name).matches()) {
-            throw new IllegalArgumentException("quarkus.lock.postgresql.table must be a lower-case SQL identifier "
-                    + "([a-z_][a-z0-9_]*, at most 63 characters), optionally qualified by a schema of the same form, "
-                    + "but is '" + configured + "'");
-        }
-        return new PostgresTable(schema, name);
+        return SqlTableNames.parse("quarkus.lock.postgresql.table", configured, LONGEST, PostgresTable::new);
     }
 
     /**
