@@ -3,8 +3,6 @@ package io.quarkiverse.lock.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
@@ -23,7 +21,7 @@ import io.vertx.core.Vertx;
 class BlockingViewOnEventLoopTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = LockTestApplication.inMemory();
+    static final QuarkusUnitTest APP = LockTestApplication.inMemory(OnEventLoop.class);
 
     @Inject
     LockRegistry locks;
@@ -34,16 +32,7 @@ class BlockingViewOnEventLoopTest {
     @Test
     void onAnEventLoopTheBlockingViewFailsNamingTheLockAndTheRemedy() throws Exception {
         DistributedLock lock = locks.obtainBlocking("event-loop-refusal");
-        CompletableFuture<Throwable> refusal = new CompletableFuture<>();
-        vertx.runOnContext(ignored -> {
-            try {
-                lock.acquireOnce();
-                refusal.complete(null);
-            } catch (RuntimeException refused) {
-                refusal.complete(refused);
-            }
-        });
-        assertThat(refusal.get(30, TimeUnit.SECONDS))
+        assertThat(OnEventLoop.failureOf(vertx, lock::acquireOnce))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("'event-loop-refusal'")
                 .hasMessageContaining("must not block")

@@ -9,11 +9,12 @@ import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 
+import io.quarkus.test.QuarkusUnitTest;
+
 /**
  * Checks that a secret, such as a wrong password, never reaches a log: not in a message, not in a thrown exception, not
- * in a parameter. For a {@code QuarkusUnitTest}:
- * {@code .setLogRecordPredicate(LogSecrets.RECORDS).assertLogRecords(LogSecrets.neverLogged(secret))}, with the lock
- * categories at {@code DEBUG} so that the debug records are searched too.
+ * in a parameter. For a {@code QuarkusUnitTest}: {@link #searchedForSecret(QuarkusUnitTest, String)}, which puts the
+ * lock categories at {@code DEBUG} so that the debug records are searched too.
  */
 public final class LogSecrets {
 
@@ -21,6 +22,21 @@ public final class LogSecrets {
     public static final Predicate<LogRecord> RECORDS = record -> record.getLevel().intValue() >= Level.FINE.intValue();
 
     private LogSecrets() {
+    }
+
+    /**
+     * Puts the lock categories of the application at {@code DEBUG} and has its records checked with
+     * {@link #neverLogged(String)} once its tests ran.
+     *
+     * @param app the test application
+     * @param secret the text no record may hold
+     * @return {@code app}, for more configuration; its tests fail with an {@link AssertionError} after they ran if a
+     *         record of level {@code DEBUG} or above held {@code secret}
+     */
+    public static QuarkusUnitTest searchedForSecret(QuarkusUnitTest app, String secret) {
+        return app.overrideConfigKey("quarkus.log.category.\"io.quarkiverse.lock\".level", "DEBUG")
+                .setLogRecordPredicate(RECORDS)
+                .assertLogRecords(neverLogged(secret));
     }
 
     /**

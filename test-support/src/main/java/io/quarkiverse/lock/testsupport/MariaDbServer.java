@@ -6,12 +6,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A private MariaDB server for tests: {@code mariadb-install-db} into a temporary directory, then {@code mariadbd} on a
@@ -23,7 +20,7 @@ import java.util.stream.Stream;
  * server of a JVM that was killed is stopped and deleted by the next test run that starts one. {@link #shared()}
  * starts one server per JVM, found again by the copies of this class that Quarkus test class loaders make.
  */
-public final class MariaDbServer implements AutoCloseable {
+public final class MariaDbServer extends LocalServer {
 
     /** The user tests connect as, over TCP. */
     public static final String USER = "locks";
@@ -32,32 +29,19 @@ public final class MariaDbServer implements AutoCloseable {
     /** The database tests connect to, all of whose privileges {@link #USER} has. */
     public static final String DATABASE = "locks";
 
-    private static final String DIRECTORY_PREFIX = "quarkus-lock-mariadb-";
-    private static final String OWNER_FILE = "owner.pid";
+    private static final ServerDirectories DIRECTORIES = new ServerDirectories("quarkus-lock-mariadb-",
+            MariaDbServer::stop);
     private static final Duration STARTUP = Duration.ofSeconds(60);
 
-    private final int port;
-    private final Path directory;
-
     private MariaDbServer(int port, Path directory) {
-        this.port = port;
-        this.directory = directory;
+        super(port, directory);
     }
 
     /**
      * @return the server shared by every test of this JVM, started on first use
      */
     public static MariaDbServer shared() {
-        synchronized (System.class) {
-            Integer port = Integer.getInteger("quarkus-lock.mariadb-port");
-            if (port != null) {
-                return new MariaDbServer(port, Paths.get(System.getProperty("quarkus-lock.mariadb-dir")));
-            }
-            MariaDbServer server = start();
-            System.setProperty("quarkus-lock.mariadb-port", Integer.toString(server.port));
-            System.setProperty("quarkus-lock.mariadb-dir", server.directory.toString());
-            return server;
-        }
+        return published("quarkus-lock.mariadb", MariaDbServer::new, MariaDbServer::start);
     }
 
     /**
@@ -68,10 +52,9 @@ public final class MariaDbServer implements AutoCloseable {
      * @throws IllegalStateException if it could not be started
      */
     public static MariaDbServer start() {
-        reapOrphans();
+        DIRECTORIES.reapOrphans();
         try {
-            Path directory = Files.createTempDirectory(DIRECTORY_PREFIX);
-            Files.writeString(directory.resolve(OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
+            Path directory = DIRECTORIES.create();
             MariaDbServer server = new MariaDbServer(LoopbackPorts.free(), directory);
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "mariadb-stop"));
             PostgresCommands.run(List.of("mariadb-install-db", "--no-defaults", "--datadir=" + server.data(),
@@ -83,13 +66,6 @@ public final class MariaDbServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not prepare a MariaDB data directory", e);
         }
-    }
-
-    /**
-     * @return the port the server listens on, on 127.0.0.1
-     */
-    public int port() {
-        return port;
     }
 
     /**
@@ -112,24 +88,13 @@ public final class MariaDbServer implements AutoCloseable {
     }
 
     /**
-     * @return the server's log so far
-     */
-    public String log() {
-        try {
-            return Files.readString(directory.resolve("server.log"));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
-    }
-
-    /**
      * Stops the server by its process id and deletes its directory. Idempotent.
      */
     @Override
     public void close() {
         if (Files.exists(directory)) {
             stop(directory);
-            delete(directory);
+            ServerDirectories.delete(directory);
         }
     }
 
@@ -164,10 +129,6 @@ public final class MariaDbServer implements AutoCloseable {
         }
     }
 
-    private Path data() {
-        return directory.resolve("data");
-    }
-
     private static String user() {
         return System.getProperty("user.name");
     }
@@ -187,34 +148,5 @@ public final class MariaDbServer implements AutoCloseable {
         } catch (IOException | NumberFormatException e) {
             // never started
         }
-    }
-
-    /** Stops and deletes the servers of earlier test JVMs that died without stopping them (such as after kill -9). */
-    private static void reapOrphans() {
-        Path temp = Paths.get(System.getProperty("java.io.tmpdir"));
-        List<Path> orphans = new ArrayList<>();
-        try (Stream<Path> entries = Files.list(temp)) {
-            for (Path candidate : entries.filter(p -> p.getFileName().toString().startsWith(DIRECTORY_PREFIX))
-                    .toList()) {
-                try {
-                    long owner = Long.parseLong(Files.readString(candidate.resolve(OWNER_FILE)).strip());
-                    if (!ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
-                        orphans.add(candidate);
-                    }
-                } catch (IOException | NumberFormatException unreadable) {
-                    // not one of ours, or still being made
-                }
-            }
-        } catch (IOException e) {
-            return;
-        }
-        for (Path orphan : orphans) {
-            stop(orphan);
-            delete(orphan);
-        }
-    }
-
-    private static void delete(Path directory) {
-        PostgresDirectories.delete(directory);
     }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -25,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link #ownedBy(Class)} one per test class that stops or restarts its server; both are found again by the copies of
  * this class that Quarkus test class loaders make.
  */
-public final class PostgresServer implements AutoCloseable {
+public final class PostgresServer extends LocalServer {
 
     /** The superuser, for TCP clients. */
     public static final String SUPERUSER = "postgres";
@@ -35,13 +34,11 @@ public final class PostgresServer implements AutoCloseable {
     public static final String DATABASE = "postgres";
 
     private static final Set<PostgresServer> STARTED = ConcurrentHashMap.newKeySet();
-
-    private final int port;
-    private final Path directory;
+    private static final ServerDirectories DIRECTORIES = new ServerDirectories("quarkus-lock-pg-",
+            PostgresServer::stopOrphan);
 
     private PostgresServer(int port, Path directory) {
-        this.port = port;
-        this.directory = directory;
+        super(port, directory);
     }
 
     /**
@@ -60,17 +57,7 @@ public final class PostgresServer implements AutoCloseable {
      * @return the server
      */
     public static PostgresServer ownedBy(Class<?> testClass) {
-        synchronized (System.class) {
-            String name = testClass.getName();
-            Integer port = Integer.getInteger(name + ".pg-port");
-            if (port != null) {
-                return new PostgresServer(port, Paths.get(System.getProperty(name + ".pg-dir")));
-            }
-            PostgresServer server = start();
-            System.setProperty(name + ".pg-port", Integer.toString(server.port));
-            System.setProperty(name + ".pg-dir", server.directory.toString());
-            return server;
-        }
+        return published(testClass.getName() + ".pg", PostgresServer::new, PostgresServer::start);
     }
 
     /**
@@ -80,9 +67,9 @@ public final class PostgresServer implements AutoCloseable {
      * @throws IllegalStateException if it could not be started
      */
     public static PostgresServer start() {
-        PostgresDirectories.reapOrphans();
+        DIRECTORIES.reapOrphans();
         try {
-            Path directory = PostgresDirectories.create();
+            Path directory = DIRECTORIES.create();
             PostgresServer server = new PostgresServer(LoopbackPorts.free(), directory);
             STARTED.add(server);
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "postgres-stop"));
@@ -100,13 +87,6 @@ public final class PostgresServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not prepare a PostgreSQL data directory", e);
         }
-    }
-
-    /**
-     * @return the port the server listens on, on 127.0.0.1
-     */
-    public int port() {
-        return port;
     }
 
     /**
@@ -197,17 +177,6 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     /**
-     * @return the server's log so far
-     */
-    public String log() {
-        try {
-            return Files.readString(directory.resolve("server.log"));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
-    }
-
-    /**
      * Stops the server and deletes its directory. Idempotent.
      */
     @Override
@@ -221,7 +190,7 @@ public final class PostgresServer implements AutoCloseable {
         } catch (RuntimeException e) {
             System.err.println("Could not stop the PostgreSQL server in " + directory + ": " + e.getMessage());
         }
-        PostgresDirectories.delete(directory);
+        ServerDirectories.delete(directory);
     }
 
     /** Stops every server this JVM started and has not closed yet. */
@@ -231,7 +200,16 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
-    private Path data() {
-        return directory.resolve("data");
+    /** Stops, without waiting for its sessions, the server an earlier JVM left running in {@code directory}. */
+    private static void stopOrphan(Path directory) {
+        Path data = directory.resolve("data");
+        if (Files.exists(data.resolve("postmaster.pid"))) {
+            try {
+                PostgresCommands.asServerUser(List.of(PostgresCommands.binary("pg_ctl"), "-D", data.toString(), "-m",
+                        "immediate", "-w", "stop"));
+            } catch (RuntimeException alreadyGone) {
+                // its postmaster is gone too
+            }
+        }
     }
 }

@@ -3,9 +3,7 @@ package io.quarkiverse.lock.deployment.locked;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.Locked;
+import io.quarkiverse.lock.deployment.OnEventLoop;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -41,16 +40,7 @@ class BlockingReturnTypeTest extends LockedMethodContract<String> {
 
     @Test
     void aBlockingMethodCalledOnAnEventLoopFailsInsteadOfBlockingIt() throws Exception {
-        CompletableFuture<Throwable> failure = new CompletableFuture<>();
-        vertx.getOrCreateContext().runOnContext(ignored -> {
-            try {
-                blocking.impatient("event-loop");
-                failure.complete(null);
-            } catch (Throwable t) {
-                failure.complete(t);
-            }
-        });
-        assertThat(failure.get(10, TimeUnit.SECONDS))
+        assertThat(OnEventLoop.failureOf(vertx, () -> blocking.impatient("event-loop")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("event-loop thread")
                 .hasMessageContaining("impatient");

@@ -22,6 +22,7 @@ import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.deployment.LockTestApplication;
+import io.quarkiverse.lock.deployment.OnEventLoop;
 import io.quarkiverse.lock.tck.Overlap;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
@@ -44,7 +45,7 @@ abstract class LockedMethodContract<R> {
     /** The application of a shape's test: its bean, on the in-memory store. */
     static QuarkusUnitTest app(Class<? extends ContractJobs> jobs) {
         return LockTestApplication.inMemory(jobs, LockedMethodContract.class, LazyLockedMethodContract.class,
-                ContractJobs.class, Overlap.class, BlockingCall.class);
+                ContractJobs.class, Overlap.class, BlockingCall.class, OnEventLoop.class);
     }
 
     /** The shape's bean: the one {@link ContractJobs} of the application. */

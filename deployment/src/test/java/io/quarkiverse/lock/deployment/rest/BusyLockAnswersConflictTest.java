@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 
-import java.time.Duration;
 import java.util.logging.Level;
 
 import jakarta.inject.Inject;
@@ -14,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
-import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.deployment.LockTestApplication;
 import io.quarkiverse.lock.runtime.rest.CannotAcquireLockExceptionMapper;
 import io.quarkus.test.QuarkusUnitTest;
@@ -24,8 +22,6 @@ import io.quarkus.test.QuarkusUnitTest;
  * knows when the holder is done), and logs one debug line: no error, no stack trace.
  */
 class BusyLockAnswersConflictTest {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
     static final QuarkusUnitTest APP = LockTestApplication.inMemory(ItemResource.class)
@@ -48,18 +44,14 @@ class BusyLockAnswersConflictTest {
     @Test
     void aLockHeldElsewhereAnswersConflictNamingTheLockButNotTheKey() {
         String id = "customer-7-secret";
-        ReactiveDistributedLock holder = locks.obtain("item-" + id);
-        assertThat(holder.acquireOnce().await().atMost(TIMEOUT)).isTrue();
-        try {
+        ItemResource.whileLockedElsewhere(locks, id, () -> {
             given().post("/items/{id}", id).then().statusCode(409)
                     .contentType(containsString("text/plain"))
                     .header("Retry-After", (String) null)
                     .body(containsString(ItemResource.LOCK_NAME), not(containsString(id)));
             given().post("/items/blocking/{id}", id).then().statusCode(409)
                     .body(containsString(ItemResource.LOCK_NAME), not(containsString(id)));
-        } finally {
-            holder.release().await().atMost(TIMEOUT);
-        }
+        });
         given().post("/items/{id}", id).then().statusCode(200).body(containsString(id));
     }
 }

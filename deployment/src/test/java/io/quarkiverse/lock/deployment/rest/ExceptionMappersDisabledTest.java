@@ -1,9 +1,6 @@
 package io.quarkiverse.lock.deployment.rest;
 
 import static io.restassured.RestAssured.given;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.time.Duration;
 
 import jakarta.inject.Inject;
 
@@ -11,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
-import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.deployment.LockTestApplication;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -20,8 +16,6 @@ import io.quarkus.test.QuarkusUnitTest;
  * the mappers, as 500.
  */
 class ExceptionMappersDisabledTest {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
     static final QuarkusUnitTest APP = LockTestApplication.inMemory(ItemResource.class)
@@ -32,13 +26,7 @@ class ExceptionMappersDisabledTest {
 
     @Test
     void aBusyLockAnswersServerError() {
-        ReactiveDistributedLock holder = locks.obtain("item-7");
-        assertThat(holder.acquireOnce().await().atMost(TIMEOUT)).isTrue();
-        try {
-            given().post("/items/{id}", "7").then().statusCode(500);
-        } finally {
-            holder.release().await().atMost(TIMEOUT);
-        }
+        ItemResource.whileLockedElsewhere(locks, "7", () -> given().post("/items/{id}", "7").then().statusCode(500));
     }
 
     @Test

@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 
-import java.time.Duration;
-
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockRegistry;
-import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.deployment.LockTestApplication;
 import io.quarkiverse.lock.runtime.rest.CannotAcquireLockExceptionMapper;
 import io.quarkus.test.QuarkusUnitTest;
@@ -23,8 +20,6 @@ import io.quarkus.test.QuarkusUnitTest;
  * the exceptions the application maps no other way.
  */
 class OwnExceptionMapperWinsTest {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
     static final QuarkusUnitTest APP = LockTestApplication.inMemory(ItemResource.class, OwnBusyLockMapper.class)
@@ -38,13 +33,8 @@ class OwnExceptionMapperWinsTest {
 
     @Test
     void theApplicationsMapperAnswersABusyLock() {
-        ReactiveDistributedLock holder = locks.obtain("item-7");
-        assertThat(holder.acquireOnce().await().atMost(TIMEOUT)).isTrue();
-        try {
-            given().post("/items/{id}", "7").then().statusCode(429).body(is(OwnBusyLockMapper.BODY));
-        } finally {
-            holder.release().await().atMost(TIMEOUT);
-        }
+        ItemResource.whileLockedElsewhere(locks, "7",
+                () -> given().post("/items/{id}", "7").then().statusCode(429).body(is(OwnBusyLockMapper.BODY)));
     }
 
     @Test

@@ -57,8 +57,9 @@ final class JdbcTestApp {
 
     private static QuarkusUnitTest base(String table, Class<?>... classes) {
         return new QuarkusUnitTest()
-                .withApplicationRoot(root -> root.addClasses(JdbcTestApp.class, CriticalSections.class)
-                        .addClasses(classes))
+                .withApplicationRoot(
+                        root -> root.addClasses(JdbcTestApp.class, CriticalSections.class, CriticalSectionTestBase.class)
+                                .addClasses(classes))
                 .overrideConfigKey("quarkus.devservices.enabled", "false")
                 .overrideConfigKey("quarkus.lock.jdbc.table", table);
     }

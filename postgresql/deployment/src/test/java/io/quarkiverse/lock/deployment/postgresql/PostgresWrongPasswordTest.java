@@ -12,9 +12,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.testsupport.BoundedFailure;
-import io.quarkiverse.lock.testsupport.LogSecrets;
 import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkiverse.lock.testsupport.StoreReadiness;
+import io.quarkiverse.lock.testsupport.WrongPasswordApp;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -27,12 +27,8 @@ class PostgresWrongPasswordTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = PostgresTestApp.on(PostgresServer.shared(), "wrong_password")
-            .overrideConfigKey("quarkus.datasource.password", WRONG_PASSWORD)
-            .overrideConfigKey("quarkus.lock.operation-timeout", "2s")
-            .overrideConfigKey("quarkus.log.category.\"io.quarkiverse.lock\".level", "DEBUG")
-            .setLogRecordPredicate(LogSecrets.RECORDS)
-            .assertLogRecords(LogSecrets.neverLogged(WRONG_PASSWORD));
+    static final QuarkusUnitTest APP = WrongPasswordApp.of(PostgresTestApp.on(PostgresServer.shared(), "wrong_password")
+            .overrideConfigKey("quarkus.datasource.password", WRONG_PASSWORD), WRONG_PASSWORD);
 
     @Inject
     LockRegistry locks;

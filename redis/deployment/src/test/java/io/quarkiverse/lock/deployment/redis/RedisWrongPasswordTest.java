@@ -12,8 +12,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
-import io.quarkiverse.lock.testsupport.LogSecrets;
 import io.quarkiverse.lock.testsupport.StoreReadiness;
+import io.quarkiverse.lock.testsupport.WrongPasswordApp;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -25,11 +25,8 @@ class RedisWrongPasswordTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RedisAclUser.app(RedisWrongPasswordTest.class, WRONG_PASSWORD)
-            .overrideConfigKey("quarkus.lock.operation-timeout", "2s")
-            .overrideConfigKey("quarkus.log.category.\"io.quarkiverse.lock\".level", "DEBUG")
-            .setLogRecordPredicate(LogSecrets.RECORDS)
-            .assertLogRecords(LogSecrets.neverLogged(WRONG_PASSWORD));
+    static final QuarkusUnitTest APP = WrongPasswordApp.of(RedisAclUser.app(RedisWrongPasswordTest.class,
+            WRONG_PASSWORD), WRONG_PASSWORD);
 
     @Inject
     LockRegistry locks;

@@ -5,58 +5,56 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Comparator;
-import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * The temporary directories of {@link PostgresServer}s: each names the JVM that made it, so a later run can stop and
- * delete the servers of a JVM that died without stopping them.
+ * The temporary directories of the database servers the tests start ({@link PostgresServer}, {@link MariaDbServer}):
+ * each names the JVM that made it, so a later run can stop and delete the servers of a JVM that died without stopping
+ * them.
  */
-final class PostgresDirectories {
+final class ServerDirectories {
 
-    private static final String DIRECTORY_PREFIX = "quarkus-lock-pg-";
     private static final String OWNER_FILE = "owner.pid";
 
-    private PostgresDirectories() {
+    private final String prefix;
+    private final Consumer<Path> stopServer;
+
+    /**
+     * @param prefix how the names of this kind of server's directories begin
+     * @param stopServer stops the server a directory of an earlier JVM holds, as far as it can, throwing nothing
+     */
+    ServerDirectories(String prefix, Consumer<Path> stopServer) {
+        this.prefix = prefix;
+        this.stopServer = stopServer;
     }
 
     /**
      * @return a new temporary directory, owned by this JVM
      * @throws IOException if it could not be made
      */
-    static Path create() throws IOException {
-        Path directory = Files.createTempDirectory(DIRECTORY_PREFIX);
+    Path create() throws IOException {
+        Path directory = Files.createTempDirectory(prefix);
         Files.writeString(directory.resolve(OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
         return directory;
     }
 
     /** Stops and deletes the servers of earlier test JVMs that died without stopping them (such as after kill -9). */
-    static void reapOrphans() {
+    void reapOrphans() {
         Path temp = Paths.get(System.getProperty("java.io.tmpdir"));
         try (Stream<Path> entries = Files.list(temp)) {
-            for (Path candidate : entries.filter(p -> p.getFileName().toString().startsWith(DIRECTORY_PREFIX))
-                    .toList()) {
-                Path ownerFile = candidate.resolve(OWNER_FILE);
+            for (Path candidate : entries.filter(p -> p.getFileName().toString().startsWith(prefix)).toList()) {
                 long owner;
                 try {
-                    owner = Long.parseLong(Files.readString(ownerFile).strip());
+                    owner = Long.parseLong(Files.readString(candidate.resolve(OWNER_FILE)).strip());
                 } catch (IOException | NumberFormatException unreadable) {
+                    // not one of ours, or still being made
                     continue;
                 }
-                if (ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
-                    continue;
+                if (!ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
+                    stopServer.accept(candidate);
+                    delete(candidate);
                 }
-                Path data = candidate.resolve("data");
-                if (Files.exists(data.resolve("postmaster.pid"))) {
-                    try {
-                        PostgresCommands.asServerUser(
-                                List.of(PostgresCommands.binary("pg_ctl"), "-D", data.toString(), "-m", "immediate", "-w",
-                                        "stop"));
-                    } catch (RuntimeException alreadyGone) {
-                        // its postmaster is gone too
-                    }
-                }
-                delete(candidate);
             }
         } catch (IOException e) {
             // nothing to reap
