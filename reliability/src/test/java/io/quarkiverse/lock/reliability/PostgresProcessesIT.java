@@ -20,9 +20,6 @@ import io.quarkiverse.lock.testsupport.RedisServer;
  */
 class PostgresProcessesIT {
 
-    private static final int PROCESSES = 3;
-    private static final int KEYS = 4;
-    private static final int WORKERS_PER_PROCESS = 8;
     private static final long LEASE_MILLIS = 4_000;
 
     private static PostgresServer postgres;
@@ -45,32 +42,15 @@ class PostgresProcessesIT {
 
     @Test
     void threeProcessesNeverOverlapOnAKeyAndTheirTokensOnlyRise() throws Exception {
-        boolean soak = Boolean.getBoolean("reliability.soak");
-        int sectionsPerProcess = soak ? 100_000 : 7_000;
         RedisServer log = RedisServer.start();
         List<String> settings = new ArrayList<>(datasource());
         settings.add("-Dquarkus.redis.hosts=" + log.uri());
-        List<Processes.Contender> contenders = new ArrayList<>();
         try {
-            long start = System.nanoTime();
-            for (int i = 0; i < PROCESSES; i++) {
-                contenders.add(Processes.startOnPostgres(settings, "contend", Integer.toString(KEYS),
-                        Integer.toString(sectionsPerProcess), Integer.toString(WORKERS_PER_PROCESS), "sections"));
-            }
-            for (Processes.Contender contender : contenders) {
-                assertThat(contender.awaitExit(Duration.ofMinutes(soak ? 60 : 10))).as(contender.output()).isZero();
-                assertThat(contender.output()).as("the build that locks on PostgreSQL").contains("lock-postgresql");
-            }
-            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-
-            List<String> entries = Processes.readList(log.port(), "sections");
-            assertThat(SectionLog.sections(entries)).isEqualTo((long) PROCESSES * sectionsPerProcess);
-            assertThat(SectionLog.violations(entries)).isEmpty();
-            System.out.printf("Checked %d critical sections of %d processes on %d keys of PostgreSQL in %d ms: no "
-                    + "overlap, tokens strictly increasing%n", SectionLog.sections(entries), PROCESSES, KEYS,
-                    elapsed.toMillis());
+            ContentionRun.contend(args -> Processes.startOnPostgres(settings, args),
+                    contender -> assertThat(contender.output()).as("the build that locks on PostgreSQL")
+                            .contains("lock-postgresql"),
+                    log.port(), "PostgreSQL");
         } finally {
-            contenders.forEach(Processes.Contender::close);
             log.shutdown();
         }
     }

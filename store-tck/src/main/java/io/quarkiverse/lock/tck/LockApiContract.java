@@ -1,6 +1,7 @@
 package io.quarkiverse.lock.tck;
 
 import static io.quarkiverse.lock.tck.TckSupport.SHORT_LEASE;
+import static io.quarkiverse.lock.tck.TckSupport.acquired;
 import static io.quarkiverse.lock.tck.TckSupport.await;
 import static io.quarkiverse.lock.tck.TckSupport.newKey;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,8 +56,7 @@ public interface LockApiContract extends StoreFixture {
     @Test
     default void theHolderCannotAcquireAgainAndDoesNotWaitForItself() {
         String key = newKey("single-entrant");
-        ReactiveDistributedLock holder = registry().obtain(key);
-        assertThat(await(holder.acquireOnce())).isTrue();
+        ReactiveDistributedLock holder = acquired(registry(), key);
         long start = System.nanoTime();
         assertThat(await(holder.acquire(Duration.ofSeconds(20)))).isFalse();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
@@ -76,13 +76,11 @@ public interface LockApiContract extends StoreFixture {
         assertThat(await(first.release())).isTrue();
         assertThat(first.fencingToken()).isEmpty();
 
-        ReactiveDistributedLock second = registry().obtain(key);
-        assertThat(await(second.acquire(Duration.ZERO, SHORT_LEASE))).isTrue();
+        ReactiveDistributedLock second = acquired(registry(), key, SHORT_LEASE);
         tokens.add(second.fencingToken().getAsLong());
         letLeasesRunOut(SHORT_LEASE);
 
-        ReactiveDistributedLock third = registry().obtain(key);
-        assertThat(await(third.acquireOnce())).isTrue();
+        ReactiveDistributedLock third = acquired(registry(), key);
         tokens.add(third.fencingToken().getAsLong());
         assertThat(await(third.release())).isTrue();
 
@@ -282,8 +280,7 @@ public interface LockApiContract extends StoreFixture {
 
     /** A new handle acquires {@code key} at once, then releases it: nobody holds it. */
     private void assertFree(String key) {
-        ReactiveDistributedLock next = registry().obtain(key);
-        assertThat(await(next.acquireOnce())).isTrue();
+        ReactiveDistributedLock next = acquired(registry(), key);
         assertThat(await(next.release())).isTrue();
     }
 

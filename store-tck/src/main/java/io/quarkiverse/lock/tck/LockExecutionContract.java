@@ -1,6 +1,8 @@
 package io.quarkiverse.lock.tck;
 
 import static io.quarkiverse.lock.tck.TckSupport.TIMEOUT;
+import static io.quarkiverse.lock.tck.TckSupport.acquired;
+import static io.quarkiverse.lock.tck.TckSupport.acquiredSoon;
 import static io.quarkiverse.lock.tck.TckSupport.await;
 import static io.quarkiverse.lock.tck.TckSupport.eventually;
 import static io.quarkiverse.lock.tck.TckSupport.newKey;
@@ -10,7 +12,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -103,28 +104,22 @@ public interface LockExecutionContract extends StoreFixture {
     @Test
     default void aCancelledAcquireAndExecuteReleasesTheLock() throws InterruptedException {
         String key = newKey("cancel-action");
-        CountDownLatch started = new CountDownLatch(1);
-        AtomicInteger cancelledActions = new AtomicInteger();
-        Uni<String> endless = Uni.createFrom().<String> nothing()
-                .onSubscription().invoke(started::countDown)
-                .onCancellation().invoke(cancelledActions::incrementAndGet);
-        Cancellable running = registry().obtain(key).acquireAndExecute(endless).subscribe().with(ignored -> {
+        EndlessAction endless = new EndlessAction();
+        Cancellable running = registry().obtain(key).acquireAndExecute(endless.action).subscribe().with(ignored -> {
         });
-        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(endless.awaitStart()).isTrue();
         assertThat(await(registry().obtain(key).acquireOnce())).isFalse();
 
         running.cancel();
 
-        assertThat(cancelledActions.get()).isEqualTo(1);
-        ReactiveDistributedLock third = registry().obtain(key);
-        eventually(() -> await(third.acquireOnce()));
+        assertThat(endless.cancellations()).isEqualTo(1);
+        acquiredSoon(registry(), key);
     }
 
     @Test
     default void twoWaitingAcquisitionsOfOneHandleRunTheirSectionsOneAfterTheOther() throws Exception {
         String key = newKey("one-handle-twice");
-        ReactiveDistributedLock blocker = registry().obtain(key);
-        assertThat(await(blocker.acquireOnce())).isTrue();
+        ReactiveDistributedLock blocker = acquired(registry(), key);
         ReactiveDistributedLock handle = registry().obtain(key);
         Overlap overlap = new Overlap();
         ControlledSection first = new ControlledSection();
@@ -147,15 +142,13 @@ public interface LockExecutionContract extends StoreFixture {
         assertThat(firstDone.get(10, TimeUnit.SECONDS)).isEqualTo("first");
         assertThat(secondDone.get(10, TimeUnit.SECONDS)).isEqualTo("second");
         assertThat(overlap.max()).isEqualTo(1);
-        ReactiveDistributedLock other = registry().obtain(key);
-        eventually(() -> await(other.acquireOnce()));
+        acquiredSoon(registry(), key);
     }
 
     @Test
     default void cancellingAnExecutionThatNeverGotTheLockKeepsTheHoldTheHandleHad() throws InterruptedException {
         String key = newKey("cancel-keeps-hold");
-        ReactiveDistributedLock single = registry().obtain(key);
-        assertThat(await(single.acquireOnce())).isTrue();
+        ReactiveDistributedLock single = acquired(registry(), key);
         single.acquireAndExecute(Duration.ofSeconds(5), Uni.createFrom().item("never")).subscribe().with(ignored -> {
         }, ignored -> {
         }).cancel();
@@ -171,8 +164,7 @@ public interface LockExecutionContract extends StoreFixture {
         assertThat(await(registry().obtain(key).acquireOnce())).as("the outer section's hold is kept").isFalse();
         assertThat(await(reentrant.release())).as("the outer entry").isTrue();
         assertThat(await(reentrant.release())).as("no entry of the cancelled section is left").isFalse();
-        ReactiveDistributedLock other = registry().obtain(key);
-        eventually(() -> await(other.acquireOnce()));
+        acquiredSoon(registry(), key);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.tck;
 
 import static io.quarkiverse.lock.tck.TckSupport.SHORT_LEASE;
 import static io.quarkiverse.lock.tck.TckSupport.TIMEOUT;
+import static io.quarkiverse.lock.tck.TckSupport.acquired;
 import static io.quarkiverse.lock.tck.TckSupport.await;
 import static io.quarkiverse.lock.tck.TckSupport.eventually;
 import static io.quarkiverse.lock.tck.TckSupport.newKey;
@@ -15,7 +16,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -37,8 +37,7 @@ public interface LockLeaseContract extends StoreFixture {
     @Test
     default void aReleaseAfterTheLeaseRanOutFailsAndAnotherHandleCanThenTakeTheLock() {
         String key = newKey("expired");
-        ReactiveDistributedLock holder = registry().obtain(key);
-        assertThat(await(holder.acquire(Duration.ZERO, SHORT_LEASE))).isTrue();
+        ReactiveDistributedLock holder = acquired(registry(), key, SHORT_LEASE);
 
         letLeasesRunOut(SHORT_LEASE);
 
@@ -53,8 +52,7 @@ public interface LockLeaseContract extends StoreFixture {
     @Test
     default void anActionThatOutlivesItsLeaseFailsWithLockExpired() {
         String key = newKey("outlived");
-        ReactiveDistributedLock lock = registry().obtain(key);
-        assertThat(await(lock.acquire(Duration.ZERO, SHORT_LEASE))).isTrue();
+        ReactiveDistributedLock lock = acquired(registry(), key, SHORT_LEASE);
         letLeasesRunOut(SHORT_LEASE);
         assertThatThrownBy(() -> await(lock.release())).isInstanceOf(LockExpiredException.class);
         assertThat(await(lock.release())).isFalse();
@@ -94,26 +92,22 @@ public interface LockLeaseContract extends StoreFixture {
     @Test
     default void aHolderWhoseRenewalFindsTheLockLostIsToldAndItsActionCancelled() throws InterruptedException {
         String key = newKey("renewal-lost");
-        CountDownLatch started = new CountDownLatch(1);
-        AtomicInteger cancelled = new AtomicInteger();
-        Uni<String> endless = Uni.createFrom().<String> nothing()
-                .onSubscription().invoke(started::countDown)
-                .onCancellation().invoke(cancelled::incrementAndGet);
+        EndlessAction endless = new EndlessAction();
         ReactiveDistributedLock holder = registry().obtain(key).withLeaseRenewal(true);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch failed = new CountDownLatch(1);
-        holder.acquireAndExecute(Duration.ZERO, SHORT_LEASE, endless).subscribe().with(ignored -> {
+        holder.acquireAndExecute(Duration.ZERO, SHORT_LEASE, endless.action).subscribe().with(ignored -> {
         }, error -> {
             failure.set(error);
             failed.countDown();
         });
-        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(endless.awaitStart()).isTrue();
 
         deleteLock(key);
 
         assertThat(failed.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(failure.get()).isInstanceOf(LockExpiredException.class).hasMessageContaining(key);
-        assertThat(cancelled.get()).isEqualTo(1);
+        assertThat(endless.cancellations()).isEqualTo(1);
         assertThat(holder.fencingToken()).isEmpty();
     }
 

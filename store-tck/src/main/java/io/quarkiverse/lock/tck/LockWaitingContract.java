@@ -1,7 +1,8 @@
 package io.quarkiverse.lock.tck;
 
+import static io.quarkiverse.lock.tck.TckSupport.acquired;
+import static io.quarkiverse.lock.tck.TckSupport.acquiredSoon;
 import static io.quarkiverse.lock.tck.TckSupport.await;
-import static io.quarkiverse.lock.tck.TckSupport.eventually;
 import static io.quarkiverse.lock.tck.TckSupport.newKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,6 +14,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
@@ -33,38 +35,43 @@ public interface LockWaitingContract extends StoreFixture {
 
     @Test
     default void threeContendersWaitingThreeSecondsForTwoSecondActionsTwoSucceedOneGivesUp() {
-        String key = newKey("wait-3s");
         Overlap overlap = new Overlap();
-        List<Uni<String>> contenders = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            contenders.add(registry().obtain(key)
-                    .acquireAndExecute(Duration.ofSeconds(3), overlap.guard(Uni.createFrom().item("OK")
-                            .onItem().delayIt().by(Duration.ofSeconds(2))))
-                    .onFailure(CannotAcquireLockException.class).recoverWithItem("FAILED"));
-        }
-        List<String> results = await(Uni.join().all(contenders).andFailFast());
+        List<String> results = threeContenders(newKey("wait-3s"), overlap,
+                (lock, action) -> lock.acquireAndExecute(Duration.ofSeconds(3), action)
+                        .onFailure(CannotAcquireLockException.class).recoverWithItem("FAILED"));
         assertThat(results).containsExactlyInAnyOrder("OK", "OK", "FAILED");
         assertThat(overlap.max()).isEqualTo(1);
     }
 
     @Test
     default void threeContendersWithTheDefaultWaitAllSucceedOneAtATime() {
-        String key = newKey("wait-default");
         Overlap overlap = new Overlap();
+        List<String> results = threeContenders(newKey("wait-default"), overlap, ReactiveDistributedLock::acquireAndExecute);
+        assertThat(results).containsExactly("OK", "OK", "OK");
+        assertThat(overlap.max()).isEqualTo(1);
+    }
+
+    /**
+     * Three handles on {@code key} each run, all at once, a two-second action that {@code overlap} guards and that
+     * ends with {@code OK}.
+     *
+     * @param execution how a handle runs the action
+     * @return what the three executions ended with, in the order they were started
+     */
+    private List<String> threeContenders(String key, Overlap overlap,
+            BiFunction<ReactiveDistributedLock, Uni<String>, Uni<String>> execution) {
         List<Uni<String>> contenders = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            contenders.add(registry().obtain(key).acquireAndExecute(overlap.guard(Uni.createFrom().item("OK")
-                    .onItem().delayIt().by(Duration.ofSeconds(2)))));
+            Uni<String> action = overlap.guard(Uni.createFrom().item("OK").onItem().delayIt().by(Duration.ofSeconds(2)));
+            contenders.add(execution.apply(registry().obtain(key), action));
         }
-        assertThat(await(Uni.join().all(contenders).andFailFast())).containsExactly("OK", "OK", "OK");
-        assertThat(overlap.max()).isEqualTo(1);
+        return await(Uni.join().all(contenders).andFailFast());
     }
 
     @Test
     default void aCancelledWaitLeavesNothingHeld() throws InterruptedException {
         String key = newKey("cancel-wait");
-        ReactiveDistributedLock holder = registry().obtain(key);
-        assertThat(await(holder.acquireOnce())).isTrue();
+        ReactiveDistributedLock holder = acquired(registry(), key);
 
         ReactiveDistributedLock waiter = registry().obtain(key);
         AtomicReference<Boolean> outcome = new AtomicReference<>();
@@ -95,15 +102,13 @@ public interface LockWaitingContract extends StoreFixture {
                 assertThat(await(handles.get(i).release())).isTrue();
             }
         }
-        ReactiveDistributedLock third = registry().obtain(key);
-        eventually(() -> await(third.acquireOnce()));
+        acquiredSoon(registry(), key);
     }
 
     @Test
     default void anInterruptedBlockingAcquisitionIsAbandonedAndNeverHoldsTheLockLater() throws InterruptedException {
         String key = newKey("interrupted");
-        ReactiveDistributedLock holder = registry().obtain(key);
-        assertThat(await(holder.acquireOnce())).isTrue();
+        ReactiveDistributedLock holder = acquired(registry(), key);
         DistributedLock blocking = registry().obtainBlocking(key).withLeaseRenewal(true);
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         AtomicReference<Boolean> stillInterrupted = new AtomicReference<>();
@@ -126,8 +131,7 @@ public interface LockWaitingContract extends StoreFixture {
         assertThat(stillInterrupted.get()).isTrue();
 
         assertThat(await(holder.release())).isTrue();
-        ReactiveDistributedLock third = registry().obtain(key);
-        eventually(() -> await(third.acquireOnce()));
+        ReactiveDistributedLock third = acquiredSoon(registry(), key);
         assertThat(blocking.isAcquired()).isFalse();
         assertThat(await(third.release())).isTrue();
     }
@@ -194,8 +198,7 @@ public interface LockWaitingContract extends StoreFixture {
      */
     private void assertServedInArrivalOrder(String key, Function<String, ReactiveDistributedLock> waiterNamed)
             throws InterruptedException {
-        ReactiveDistributedLock holder = registry().obtain(key);
-        assertThat(await(holder.acquireOnce())).isTrue();
+        ReactiveDistributedLock holder = acquired(registry(), key);
         List<String> order = Collections.synchronizedList(new ArrayList<>());
         List<Uni<Boolean>> turns = new ArrayList<>();
         for (String name : List.of("first", "second", "third", "fourth")) {
@@ -219,8 +222,7 @@ public interface LockWaitingContract extends StoreFixture {
     @Test
     default void aWaiterThatGivesUpDoesNotHoldUpTheNextOne() {
         String key = newKey("give-up");
-        ReactiveDistributedLock holder = registry().obtain(key);
-        assertThat(await(holder.acquireOnce())).isTrue();
+        ReactiveDistributedLock holder = acquired(registry(), key);
         StandaloneLockRegistry other = startInstance();
         try {
             assertThat(await(other.obtain(key).acquire(Duration.ofMillis(200)))).isFalse();

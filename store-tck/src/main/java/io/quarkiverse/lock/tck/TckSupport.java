@@ -7,6 +7,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
@@ -64,6 +66,37 @@ final class TckSupport {
      */
     static AcquireResult acquireInLine(LockStore on, String key, String owner, long leaseMillis) {
         return await(on.tryAcquire(key, owner, leaseMillis, true));
+    }
+
+    /**
+     * @return a new handle on {@code key} that holds the lock: its one attempt, which does not wait, acquired it
+     */
+    static ReactiveDistributedLock acquired(LockRegistry registry, String key) {
+        ReactiveDistributedLock lock = registry.obtain(key);
+        assertThat(await(lock.acquireOnce())).isTrue();
+        return lock;
+    }
+
+    /**
+     * @return a new handle on {@code key} that holds the lock with that {@code lease}: its one attempt, which does not
+     *         wait, acquired it
+     */
+    static ReactiveDistributedLock acquired(LockRegistry registry, String key, Duration lease) {
+        ReactiveDistributedLock lock = registry.obtain(key);
+        assertThat(await(lock.acquire(Duration.ZERO, lease))).isTrue();
+        return lock;
+    }
+
+    /**
+     * Asserts that a new handle on {@code key} acquires the lock within five seconds (attempts that do not wait are
+     * repeated): nobody is left holding it.
+     *
+     * @return the handle, which holds the lock
+     */
+    static ReactiveDistributedLock acquiredSoon(LockRegistry registry, String key) {
+        ReactiveDistributedLock lock = registry.obtain(key);
+        eventually(() -> await(lock.acquireOnce()));
+        return lock;
     }
 
     /**

@@ -37,27 +37,38 @@ public abstract class LockedMethodsContract {
 
     @Test
     void aLockHeldElsewhereFailsACallThatDoesNotWaitAndFreesItOnceReleased() {
-        String counter = UUID.randomUUID().toString();
-        String key = "once-" + counter;
-        given().post("/locks/{key}", key).then().statusCode(200);
+        String counter = lockedElsewhere("once");
 
         given().post("/locked/once/{counter}", counter).then().statusCode(409)
                 .body(containsString("once-{counter}"), not(containsString(counter)));
 
-        given().delete("/locks/{key}", key).then().statusCode(200).body(is("true"));
-        given().post("/locked/once/{counter}", counter).then().statusCode(200).body(is("1"));
+        releaseThenCall("once", counter);
     }
 
     @Test
     void aLockHeldElsewhereSkipsASkippingCall() {
-        String counter = UUID.randomUUID().toString();
-        String key = "skip-" + counter;
-        given().post("/locks/{key}", key).then().statusCode(200);
+        String counter = lockedElsewhere("skip");
 
         given().post("/locked/skip/{counter}", counter).then().statusCode(204);
         given().get("/locked/{counter}", counter).then().body(is("0"));
 
-        given().delete("/locks/{key}", key).then().statusCode(200).body(is("true"));
-        given().post("/locked/skip/{counter}", counter).then().statusCode(200).body(is("1"));
+        releaseThenCall("skip", counter);
+    }
+
+    /**
+     * Holds, from outside the endpoint, the lock of a new counter's call to {@code /locked/<endpoint>}.
+     *
+     * @return the counter
+     */
+    private static String lockedElsewhere(String endpoint) {
+        String counter = UUID.randomUUID().toString();
+        given().post("/locks/{key}", endpoint + "-" + counter).then().statusCode(200);
+        return counter;
+    }
+
+    /** Releases the lock {@link #lockedElsewhere} took; a call of the endpoint then runs, and the counter is 1. */
+    private static void releaseThenCall(String endpoint, String counter) {
+        given().delete("/locks/{key}", endpoint + "-" + counter).then().statusCode(200).body(is("true"));
+        given().post("/locked/{endpoint}/{counter}", endpoint, counter).then().statusCode(200).body(is("1"));
     }
 }

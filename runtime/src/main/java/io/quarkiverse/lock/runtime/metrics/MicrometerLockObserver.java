@@ -47,18 +47,12 @@ public class MicrometerLockObserver implements LockObserver {
 
     @Override
     public void acquired(String name, String key, String owner, long token, long waitNanos) {
-        Meters lock = meters(name);
-        lock.attempts.increment();
-        lock.acquired.increment();
-        lock.waitAcquired.record(waitNanos, TimeUnit.NANOSECONDS);
+        meters(name).attempted(true, waitNanos);
     }
 
     @Override
     public void notAcquired(String name, String key, long waitNanos) {
-        Meters lock = meters(name);
-        lock.attempts.increment();
-        lock.notAcquired.increment();
-        lock.waitNotAcquired.record(waitNanos, TimeUnit.NANOSECONDS);
+        meters(name).attempted(false, waitNanos);
     }
 
     @Override
@@ -88,10 +82,9 @@ public class MicrometerLockObserver implements LockObserver {
         if ("acquire".equals(operation)) {
             meters(name).attempts.increment();
         }
-        storeErrors.computeIfAbsent(name + '\n' + operation, ignored -> Counter.builder("quarkus.lock.store.errors")
-                .description("Lock store operations that failed or did not answer in time")
-                .tags(Tags.of("lock", name, "store", store, "operation", operation))
-                .register(registry)).increment();
+        storeErrors.computeIfAbsent(name + '\n' + operation, ignored -> counter("quarkus.lock.store.errors",
+                "Lock store operations that failed or did not answer in time",
+                Tags.of("lock", name, "store", store, "operation", operation))).increment();
     }
 
     private Meters meters(String name) {
@@ -101,29 +94,35 @@ public class MicrometerLockObserver implements LockObserver {
     private Meters register(String name) {
         Tags tags = Tags.of("lock", name, "store", store);
         return new Meters(
-                Counter.builder("quarkus.lock.acquire.attempts").description("Lock acquisitions attempted")
-                        .tags(tags).register(registry),
-                Counter.builder("quarkus.lock.acquired").description("Lock acquisitions that got the lock")
-                        .tags(tags).register(registry),
-                Counter.builder("quarkus.lock.not.acquired")
-                        .description("Lock acquisitions that ended without the lock: another owner held it")
-                        .tags(tags).register(registry),
-                Timer.builder("quarkus.lock.wait").description("How long acquisitions waited")
-                        .tags(tags.and("result", "acquired")).register(registry),
-                Timer.builder("quarkus.lock.wait").description("How long acquisitions waited")
-                        .tags(tags.and("result", "not_acquired")).register(registry),
-                Timer.builder("quarkus.lock.hold").description("How long locks were held")
-                        .tags(tags).register(registry),
-                Counter.builder("quarkus.lock.lease.expired").description("Leases that ran out while held")
-                        .tags(tags).register(registry),
-                Counter.builder("quarkus.lock.lease.renewals").description("Lease renewals that kept the lock")
-                        .tags(tags).register(registry),
-                Counter.builder("quarkus.lock.skipped")
-                        .description("@Locked(whenBusy = SKIP) calls that did not run: another owner held the lock")
-                        .tags(tags).register(registry));
+                counter("quarkus.lock.acquire.attempts", "Lock acquisitions attempted", tags),
+                counter("quarkus.lock.acquired", "Lock acquisitions that got the lock", tags),
+                counter("quarkus.lock.not.acquired",
+                        "Lock acquisitions that ended without the lock: another owner held it", tags),
+                timer("quarkus.lock.wait", "How long acquisitions waited", tags.and("result", "acquired")),
+                timer("quarkus.lock.wait", "How long acquisitions waited", tags.and("result", "not_acquired")),
+                timer("quarkus.lock.hold", "How long locks were held", tags),
+                counter("quarkus.lock.lease.expired", "Leases that ran out while held", tags),
+                counter("quarkus.lock.lease.renewals", "Lease renewals that kept the lock", tags),
+                counter("quarkus.lock.skipped",
+                        "@Locked(whenBusy = SKIP) calls that did not run: another owner held the lock", tags));
+    }
+
+    private Counter counter(String meter, String description, Tags tags) {
+        return Counter.builder(meter).description(description).tags(tags).register(registry);
+    }
+
+    private Timer timer(String meter, String description, Tags tags) {
+        return Timer.builder(meter).description(description).tags(tags).register(registry);
     }
 
     private record Meters(Counter attempts, Counter acquired, Counter notAcquired, Timer waitAcquired,
             Timer waitNotAcquired, Timer hold, Counter leaseExpired, Counter renewals, Counter skipped) {
+
+        /** Counts an attempt that ended with the lock ({@code got} true) or without it, and times its wait. */
+        void attempted(boolean got, long waitNanos) {
+            attempts.increment();
+            (got ? acquired : notAcquired).increment();
+            (got ? waitAcquired : waitNotAcquired).record(waitNanos, TimeUnit.NANOSECONDS);
+        }
     }
 }

@@ -79,12 +79,7 @@ public final class LockArguments {
      * @throws IllegalArgumentException if it is {@code null} or negative
      */
     public static long requireWait(Duration wait) {
-        if (wait == null) {
-            throw new IllegalArgumentException("wait must not be null");
-        }
-        if (wait.isNegative()) {
-            throw new IllegalArgumentException("wait must not be negative, but is " + wait);
-        }
+        requireNotNegative("wait", wait);
         try {
             return wait.toNanos();
         } catch (ArithmeticException tooLong) {
@@ -109,8 +104,7 @@ public final class LockArguments {
         try {
             millis = lease.toMillis();
         } catch (ArithmeticException tooLong) {
-            throw new IllegalArgumentException("lease must be at most " + Duration.ofMillis(Long.MAX_VALUE)
-                    + ", but is " + lease);
+            throw tooLongInMillis("lease", lease);
         }
         if (millis == 0) {
             throw new IllegalArgumentException("lease must be at least 1 ms, but is " + lease);
@@ -124,19 +118,29 @@ public final class LockArguments {
      * @throws IllegalArgumentException if it is {@code null}, negative, or too long to count in milliseconds
      */
     public static long requireHoldAtLeast(Duration holdAtLeast) {
-        if (holdAtLeast == null) {
-            throw new IllegalArgumentException("holdAtLeast must not be null");
-        }
-        if (holdAtLeast.isNegative()) {
-            throw new IllegalArgumentException("holdAtLeast must not be negative, but is " + holdAtLeast);
-        }
+        requireNotNegative("holdAtLeast", holdAtLeast);
         try {
             long millis = holdAtLeast.toMillis();
             return holdAtLeast.minusMillis(millis).isZero() ? millis : millis + 1;
         } catch (ArithmeticException tooLong) {
-            throw new IllegalArgumentException("holdAtLeast must be at most " + Duration.ofMillis(Long.MAX_VALUE)
-                    + ", but is " + holdAtLeast);
+            throw tooLongInMillis("holdAtLeast", holdAtLeast);
         }
+    }
+
+    /** Refuses, with an {@link IllegalArgumentException}, an argument {@code name} that is null or negative. */
+    private static void requireNotNegative(String name, Duration duration) {
+        if (duration == null) {
+            throw new IllegalArgumentException(name + " must not be null");
+        }
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException(name + " must not be negative, but is " + duration);
+        }
+    }
+
+    /** The refusal of an argument {@code name} too long to count in milliseconds. */
+    private static IllegalArgumentException tooLongInMillis(String name, Duration duration) {
+        return new IllegalArgumentException(name + " must be at most " + Duration.ofMillis(Long.MAX_VALUE)
+                + ", but is " + duration);
     }
 
     /**

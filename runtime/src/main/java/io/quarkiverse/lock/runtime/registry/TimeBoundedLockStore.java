@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.quarkiverse.lock.runtime.store.ForwardingLockStore;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
-import io.quarkiverse.lock.spi.ReleaseListener;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.core.Vertx;
@@ -21,12 +21,11 @@ import io.vertx.core.Vertx;
  * connection), after the take-back its caller sent on the timeout. So it is left to run, and taken back once more when
  * it completes. Any other operation that timed out is cancelled, so a queued command that timed out is never sent.
  */
-final class TimeBoundedLockStore implements LockStore {
+final class TimeBoundedLockStore extends ForwardingLockStore {
 
     private static final Cancellable TIMED_OUT = () -> {
     };
 
-    private final LockStore delegate;
     private final Duration timeout;
     private final long timeoutMillis;
     private final Vertx vertx;
@@ -34,7 +33,7 @@ final class TimeBoundedLockStore implements LockStore {
 
     /** {@code timeout}: how long an operation may take, positive. */
     TimeBoundedLockStore(LockStore delegate, Duration timeout, Vertx vertx, LateAnswers lateAnswers) {
-        this.delegate = delegate;
+        super(delegate);
         this.timeout = timeout;
         this.timeoutMillis = Math.max(1, timeout.toMillis());
         this.vertx = vertx;
@@ -47,11 +46,6 @@ final class TimeBoundedLockStore implements LockStore {
 
         /** The store may have granted the acquisition, or put it in line, after its caller gave up. */
         void takeBack(String key, String owner, long leaseMillis);
-    }
-
-    @Override
-    public String name() {
-        return delegate.name();
     }
 
     @Override
@@ -92,26 +86,6 @@ final class TimeBoundedLockStore implements LockStore {
     @Override
     public Uni<Void> ping() {
         return bounded(delegate.ping(), null);
-    }
-
-    @Override
-    public AutoCloseable watchReleases(ReleaseListener listener) {
-        return delegate.watchReleases(listener);
-    }
-
-    @Override
-    public void noAnswer(Duration timeout) {
-        delegate.noAnswer(timeout);
-    }
-
-    @Override
-    public void start() {
-        delegate.start();
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 
     private Runnable lateTakeBack(String key, String owner, long leaseMillis) {

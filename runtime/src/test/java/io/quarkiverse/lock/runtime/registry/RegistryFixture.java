@@ -63,6 +63,13 @@ public class RegistryFixture implements BeforeEachCallback, AfterEachCallback {
     }
 
     /**
+     * @return a fixture that starts only Vert.x before each test, and closes it after
+     */
+    public static RegistryFixture vertxOnly() {
+        return new RegistryFixture(null, Duration.ofSeconds(5));
+    }
+
+    /**
      * @param decorator wraps the in-memory store (given Vert.x, for timers) in the store the registry uses
      * @return a fixture like this one whose registry uses the decorated store
      */
@@ -145,6 +152,9 @@ public class RegistryFixture implements BeforeEachCallback, AfterEachCallback {
         return closeable;
     }
 
+    /**
+     * @return the Vert.x instance started before the test
+     */
     public Vertx vertx() {
         return vertx;
     }

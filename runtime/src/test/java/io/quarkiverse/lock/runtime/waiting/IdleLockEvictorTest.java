@@ -4,27 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.vertx.core.Vertx;
+import io.quarkiverse.lock.runtime.registry.RegistryFixture;
 
 /**
  * The evictor runs on a Vert.x timer between start and stop, and drops idle local state.
  */
 class IdleLockEvictorTest {
 
-    private final Vertx vertx = Vertx.vertx();
-
-    @AfterEach
-    void closeVertx() {
-        vertx.close().toCompletionStage().toCompletableFuture().join();
-    }
+    @RegisterExtension
+    final RegistryFixture fixture = RegistryFixture.vertxOnly();
 
     @Test
     void evictsPeriodicallyUntilStopped() throws InterruptedException {
         LocalLockStates states = new LocalLockStates();
-        IdleLockEvictor evictor = new IdleLockEvictor(states, vertx, Duration.ofMillis(20));
+        IdleLockEvictor evictor = new IdleLockEvictor(states, fixture.vertx(), Duration.ofMillis(20));
         states.join("idle", "w", t -> {
         }).leave(System.nanoTime());
 

@@ -16,12 +16,23 @@ class LocalLockStatesTest {
 
     private final LocalLockStates states = new LocalLockStates();
 
+    /** Joins the line of key {@code k} as {@code owner}, ignoring any hand-over to it. */
+    private Waiter join(String owner) {
+        return states.join("k", owner, token -> {
+        });
+    }
+
+    /** Pauses {@code waiter} until a wake-up, and returns how many times that wake-up fired. */
+    private static AtomicInteger park(Waiter waiter) {
+        AtomicInteger woken = new AtomicInteger();
+        waiter.park(new Wakeup(woken::incrementAndGet));
+        return woken;
+    }
+
     @Test
     void theLastWaiterToLeaveDropsTheState() {
-        Waiter first = states.join("k", "a", t -> {
-        });
-        Waiter second = states.join("k", "b", t -> {
-        });
+        Waiter first = join("a");
+        Waiter second = join("b");
 
         states.leave(first);
         assertThat(states.get("k")).isNotNull();
@@ -33,8 +44,7 @@ class LocalLockStatesTest {
 
     @Test
     void waitedOnStateIsNeverEvicted() {
-        states.join("k", "w", t -> {
-        });
+        join("w");
 
         assertThat(states.evictIdle(System.nanoTime() + 30 * IDLE, IDLE)).isZero();
         assertThat(states.get("k").waiting()).isEqualTo(1);
@@ -42,8 +52,7 @@ class LocalLockStatesTest {
 
     @Test
     void anEmptyStateLeftBehindIsEvictedOnceIdleLongEnough() {
-        Waiter waiter = states.join("k", "w", t -> {
-        });
+        Waiter waiter = join("w");
         waiter.leave(System.nanoTime());
         long now = System.nanoTime();
 
@@ -54,12 +63,10 @@ class LocalLockStatesTest {
 
     @Test
     void aNewWaiterAfterEvictionGetsAFreshStateThatIsInUse() {
-        states.join("k", "w", t -> {
-        }).leave(System.nanoTime());
+        join("w").leave(System.nanoTime());
         states.evictIdle(System.nanoTime() + IDLE, IDLE);
 
-        Waiter waiter = states.join("k", "w", t -> {
-        });
+        Waiter waiter = join("w");
 
         assertThat(waiter.isHead()).isTrue();
         assertThat(states.get("k").waiting()).isEqualTo(1);
@@ -68,12 +75,9 @@ class LocalLockStatesTest {
 
     @Test
     void waitersQueueInArrivalOrderAndOnlyTheFirstIsHead() {
-        Waiter first = states.join("k", "a", t -> {
-        });
-        Waiter second = states.join("k", "b", t -> {
-        });
-        Waiter third = states.join("k", "c", t -> {
-        });
+        Waiter first = join("a");
+        Waiter second = join("b");
+        Waiter third = join("c");
 
         assertThat(first.isHead()).isTrue();
         assertThat(second.isHead()).isFalse();
@@ -86,14 +90,8 @@ class LocalLockStatesTest {
 
     @Test
     void aLocalReleaseWakesTheHeadOnly() {
-        Waiter head = states.join("k", "h", t -> {
-        });
-        Waiter next = states.join("k", "n", t -> {
-        });
-        AtomicInteger headWoken = new AtomicInteger();
-        AtomicInteger nextWoken = new AtomicInteger();
-        head.park(new Wakeup(headWoken::incrementAndGet));
-        next.park(new Wakeup(nextWoken::incrementAndGet));
+        AtomicInteger headWoken = park(join("h"));
+        AtomicInteger nextWoken = park(join("n"));
 
         states.released("k");
 
@@ -103,12 +101,9 @@ class LocalLockStatesTest {
 
     @Test
     void whenTheHeadLeavesTheNextWaiterIsWokenAsTheNewHead() {
-        Waiter head = states.join("k", "h", t -> {
-        });
-        Waiter next = states.join("k", "n", t -> {
-        });
-        AtomicInteger nextWoken = new AtomicInteger();
-        next.park(new Wakeup(nextWoken::incrementAndGet));
+        Waiter head = join("h");
+        Waiter next = join("n");
+        AtomicInteger nextWoken = park(next);
 
         states.leave(head);
 
@@ -118,12 +113,10 @@ class LocalLockStatesTest {
 
     @Test
     void aWakeUpThatComesWhileTheWaiterIsNotPausedEndsItsNextPauseAtOnce() {
-        Waiter head = states.join("k", "h", t -> {
-        });
+        Waiter head = join("h");
         states.released("k");
-        AtomicInteger woken = new AtomicInteger();
 
-        head.park(new Wakeup(woken::incrementAndGet));
+        AtomicInteger woken = park(head);
         assertThat(woken.get()).isEqualTo(1);
 
         head.park(new Wakeup(woken::incrementAndGet));

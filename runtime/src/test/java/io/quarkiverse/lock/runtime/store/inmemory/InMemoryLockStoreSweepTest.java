@@ -5,26 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.InstantSource;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.vertx.core.Vertx;
+import io.quarkiverse.lock.runtime.registry.RegistryFixture;
 
 /**
  * The in-memory store sweeps its expired locks on a Vert.x timer between start and close.
  */
 class InMemoryLockStoreSweepTest {
 
-    private final Vertx vertx = Vertx.vertx();
-
-    @AfterEach
-    void closeVertx() {
-        vertx.close().toCompletionStage().toCompletableFuture().join();
-    }
+    @RegisterExtension
+    final RegistryFixture fixture = RegistryFixture.vertxOnly();
 
     @Test
     void sweepsExpiredLocksPeriodicallyUntilClosed() throws InterruptedException {
-        InMemoryLockStore store = new InMemoryLockStore(InstantSource.system(), vertx, Duration.ofMillis(20));
+        InMemoryLockStore store = new InMemoryLockStore(InstantSource.system(), fixture.vertx(), Duration.ofMillis(20));
         store.tryAcquire("expired", "owner", 1, false).await().indefinitely();
         store.tryAcquire("held", "owner", 60_000, false).await().indefinitely();
 

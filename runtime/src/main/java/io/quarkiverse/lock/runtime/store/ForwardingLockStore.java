@@ -8,8 +8,8 @@ import io.quarkiverse.lock.spi.ReleaseListener;
 import io.smallrye.mutiny.Uni;
 
 /**
- * A store that hands every operation to another one: tests extend it and override only the operations whose timing
- * or thread they change.
+ * A store that hands every operation to another one: a store that wraps another (the registry's time bound, a test's
+ * store that changes the timing or thread of an operation) extends it and overrides only the operations it changes.
  */
 public abstract class ForwardingLockStore implements LockStore {
 
