@@ -7,12 +7,9 @@ package io.quarkiverse.lock;
  * the lock in the store is unknown after this failure: an acquire that failed this way may still have been granted
  * (it then frees when its lease runs out), and a release that failed this way may not have freed the lock.
  */
-public class LockException extends RuntimeException {
+public class LockException extends LockFailureException {
 
     private static final long serialVersionUID = 1L;
-
-    private final String lockKey;
-    private final String lockName;
 
     /**
      * Creates the exception for a lock whose name is not known.
@@ -34,26 +31,6 @@ public class LockException extends RuntimeException {
      * @param cause the store client's error, may be {@code null}
      */
     public LockException(String lockKey, String lockName, String message, Throwable cause) {
-        super(message, cause);
-        this.lockKey = lockKey;
-        this.lockName = lockName;
-    }
-
-    /**
-     * @return the key of the lock the failed operation was about
-     */
-    public String getLockKey() {
-        return lockKey;
-    }
-
-    /**
-     * The lock's name, which, unlike its key, holds no values of the call: the key template of a {@code @Locked}
-     * method, the handle's {@link ReactiveDistributedLock#withMetricsName(String) metrics name}, or {@code unnamed}
-     * for a handle given none.
-     *
-     * @return the name, or {@code null} if whoever threw this did not know it
-     */
-    public String getLockName() {
-        return lockName;
+        super(lockKey, lockName, message, cause);
     }
 }
