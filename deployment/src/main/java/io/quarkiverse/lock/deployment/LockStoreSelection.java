@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 
 import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
 import io.quarkiverse.lock.deployment.spi.LockStoreImplementationBuildItem;
+import io.quarkiverse.lock.deployment.spi.StoreClients;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**
@@ -32,10 +33,14 @@ final class LockStoreSelection {
                 .collect(Collectors.toList());
         if (!AUTO.equals(configured)) {
             if (stores.stream().noneMatch(store -> store.name().equals(configured))) {
-                throw new ConfigurationException("quarkus.lock.provider is '" + configured + "', but no lock store "
-                        + "of that name is present (present: " + names(stores, ", ") + "): add the store's client "
-                        + "extension, with which quarkus-lock brings the store's own extension, or the store's "
-                        + "extension itself");
+                throw new ConfigurationException(StoreClients.clientOf(configured)
+                        .map(client -> "quarkus.lock.provider is '" + configured + "', but its client extension is "
+                                + "missing: add the " + client + " dependency (stores present: " + names(stores, ", ")
+                                + ")")
+                        .orElseGet(() -> "quarkus.lock.provider is '" + configured + "', but no lock store of that "
+                                + "name is present (present: " + names(stores, ", ") + "): add the store's client "
+                                + "extension, with which quarkus-lock brings the store's own extension, or the store's "
+                                + "extension itself"));
             }
             return new LockStoreBuildItem(configured, false);
         }

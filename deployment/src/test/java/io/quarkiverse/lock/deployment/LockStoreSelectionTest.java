@@ -41,7 +41,9 @@ class LockStoreSelectionTest {
     /** The last column lists, split by {@code ;}, what the message must name besides the property. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            a store that is not present fails naming it and the present ones  | redis | mongodb:100         | redis';present: in-memory, mongodb;client extension
+            a store of this project not present names the client that brings it | redis | mongodb:100     | redis', but its client extension is missing;add the io.quarkus:quarkus-redis-client dependency;present: in-memory, mongodb
+            the JDBC store not present names the datasource and a driver       | jdbc  |                     | jdbc';io.quarkus:quarkus-agroal;quarkus-jdbc-mariadb
+            a store nobody ships fails naming it and the present ones          | etcd  | mongodb:100         | etcd', but no lock store of that name;present: in-memory, mongodb;client extension
             auto with two stores of their own clients fails asking for a choice | auto | redis:100;mongodb:100 | quarkus-mongodb-client and quarkus-redis-client;mongodb or redis
             auto with three such stores fails asking for a choice              | auto  | redis:100;mongodb:100;postgresql:100 | mongodb or postgresql or redis
             auto with two stores on shared clients and none of its own fails   | auto  | jdbc:50;other:50    | jdbc or other
