@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Arrays;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -129,12 +130,10 @@ class LockArgumentsTest {
 
     @Test
     void theRegistryRefusesBadKeysAndTypesNamingThem() {
-        assertThatThrownBy(() -> registry.obtain(null)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("key");
-        assertThatThrownBy(() -> registry.obtain("")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("key");
-        assertThatThrownBy(() -> registry.obtain(" \t\n")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("key");
+        for (String missing : Arrays.asList(null, "", " \t\n")) {
+            assertThatThrownBy(() -> registry.obtain(missing)).as("key %s", missing)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
+        }
         String longest = "k".repeat(LockRegistry.MAX_KEY_LENGTH);
         assertThat(registry.obtain(longest).getLockKey()).isEqualTo(longest);
         assertThatThrownBy(() -> registry.obtain(longest + "x")).isInstanceOf(IllegalArgumentException.class)

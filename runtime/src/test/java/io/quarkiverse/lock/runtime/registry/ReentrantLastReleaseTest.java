@@ -27,11 +27,9 @@ class ReentrantLastReleaseTest {
     @Test
     void aReentryMeetingTheLastReleaseHalfwayLeavesTheReleaseToEndTheHold() {
         String key = "reentrant-last-release-" + UUID.randomUUID();
-        LockHandle handle = (LockHandle) locks.registry().obtain(key, LockType.REENTRANT);
-        assertThat(RegistryFixture.await(handle.acquireOnce())).isTrue();
+        LockHandle handle = holdingWithLastEntryTaken(key);
         Hold hold = handle.currentHold();
 
-        assertThat(hold.leaveOneEntry()).as("the release takes the hold's last entry").isFalse();
         boolean reentered = RegistryFixture.await(handle.acquireOnce());
         boolean released = RegistryFixture.await(HoldRelease.release(handle, hold, 0));
 
@@ -44,11 +42,9 @@ class ReentrantLastReleaseTest {
     @Test
     void aWaitingReentryMeetingTheLastReleaseHalfwayWaitsForItAndAcquires() throws Exception {
         String key = "reentrant-last-release-waiting-" + UUID.randomUUID();
-        LockHandle handle = (LockHandle) locks.registry().obtain(key, LockType.REENTRANT);
-        assertThat(RegistryFixture.await(handle.acquireOnce())).isTrue();
+        LockHandle handle = holdingWithLastEntryTaken(key);
         Hold hold = handle.currentHold();
 
-        assertThat(hold.leaveOneEntry()).as("the release takes the hold's last entry").isFalse();
         CompletableFuture<Boolean> reentry = handle.acquire(Duration.ofSeconds(10)).subscribeAsCompletionStage();
         assertThat(reentry).as("the re-entry waits: the lock is still held in the store by the ending hold")
                 .isNotDone();
@@ -61,5 +57,16 @@ class ReentrantLastReleaseTest {
         assertThat(RegistryFixture.await(handle.release())).isTrue();
         assertThat(RegistryFixture.await(locks.registry().obtain(key).acquireOnce()))
                 .as("released: another handle acquires").isTrue();
+    }
+
+    /**
+     * @return a reentrant handle holding {@code key}, whose release has taken the hold's last entry and not yet
+     *         dropped the hold
+     */
+    private LockHandle holdingWithLastEntryTaken(String key) {
+        LockHandle handle = (LockHandle) locks.registry().obtain(key, LockType.REENTRANT);
+        assertThat(RegistryFixture.await(handle.acquireOnce())).isTrue();
+        assertThat(handle.currentHold().leaveOneEntry()).as("the release takes the hold's last entry").isFalse();
+        return handle;
     }
 }
