@@ -11,6 +11,7 @@ import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.tck.faults.FaultFixture;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -25,8 +26,8 @@ final class TckSupport {
     static final long SHORT = SHORT_LEASE.toMillis();
     /** A lease that no test outlives, in milliseconds. */
     static final long MINUTE = Duration.ofMinutes(1).toMillis();
-    /** How long a test waits for one outcome at most. */
-    static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /** How long a test waits for one outcome at most: the fault harness's wait, one value for the whole TCK. */
+    static final Duration TIMEOUT = FaultFixture.TIMEOUT;
 
     private TckSupport() {
     }
