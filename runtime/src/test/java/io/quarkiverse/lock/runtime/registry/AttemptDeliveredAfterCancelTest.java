@@ -43,7 +43,6 @@ class AttemptDeliveredAfterCancelTest {
         Thread.sleep(DELIVERY_DELAY_MILLIS + 200);
 
         boolean free = locks.registry().obtain(key).acquireOnce().await().atMost(Duration.ofSeconds(5));
-        System.out.printf("[break] after the cancelled attempt was delivered: lock free for the next holder: %s%n", free);
         assertThat(free).as("the lock is free once the cancelled acquisition's late attempt was taken back").isTrue();
     }
 }

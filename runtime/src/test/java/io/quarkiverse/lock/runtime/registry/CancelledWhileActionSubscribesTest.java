@@ -124,9 +124,6 @@ class CancelledWhileActionSubscribesTest {
         } catch (java.util.concurrent.TimeoutException e) {
             otherAcquired = null;
         }
-        System.out.printf("[nested] the cancelled execution's action ran on: %s%n",
-                otherAcquired == null ? "no (cancelled)"
-                        : otherAcquired ? "yes, while ANOTHER HANDLE HELD THE LOCK" : "yes, under the lock");
         assertThat(otherAcquired).as("the cancelled action's later stage ran, another handle holding the lock")
                 .isNotEqualTo(Boolean.TRUE);
     }

@@ -88,8 +88,6 @@ class ReusedAcquireUniTest {
             assertThat(grantedBeforeCancel.get(10, TimeUnit.SECONDS)).isTrue();
             Thread.sleep(200);
             boolean free = registry.obtain(key).acquireOnce().await().atMost(Duration.ofSeconds(5));
-            System.out.printf("[break2] round %d: acquireForever() cancelled while its grant was being delivered; "
-                    + "handle's token %s; another handle can acquire: %s%n", round, lock.fencingToken(), free);
             assertThat(free).as("round %d: a cancelled subscription leaves the lock free", round).isTrue();
             // free it again for the next round (the other handle took it)
             assertThat(registry.boundedStore().forceRelease(key).await().atMost(Duration.ofSeconds(5))).isTrue();

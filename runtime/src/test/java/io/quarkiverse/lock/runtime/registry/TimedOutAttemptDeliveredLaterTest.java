@@ -42,13 +42,10 @@ class TimedOutAttemptDeliveredLaterTest {
         locks.registry().obtain(key).acquire(Duration.ofSeconds(5), Duration.ofSeconds(30)).subscribe()
                 .with(outcome::set, outcome::set);
         Thread.sleep(OPERATION_TIMEOUT_MILLIS + 100);
-        System.out.printf("[break] waiting acquisition after the operation timeout: %s%n", outcome.get());
         assertThat(holder.release().await().atMost(Duration.ofSeconds(5))).isTrue();
         Thread.sleep(DELIVERY_DELAY_MILLIS + 200);
 
         boolean free = locks.registry().obtain(key).acquireOnce().await().atMost(Duration.ofSeconds(5));
-        System.out.printf("[break] after the timed-out attempt was delivered: lock free for the next holder: %s%n",
-                free);
         assertThat(free).as("the lock is free once the timed-out acquisition's late attempt was taken back").isTrue();
     }
 }
