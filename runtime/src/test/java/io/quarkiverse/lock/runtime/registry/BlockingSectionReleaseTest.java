@@ -16,7 +16,7 @@ import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 
 /**
- * Break test (issue 14 review): the blocking view's {@code acquireAndExecute} ends with {@code release()}, which frees
+ * The blocking view's {@code acquireAndExecute} ends with {@code release()}, which frees
  * whatever hold the handle has at that moment, not the acquisition the section made. The reactive
  * {@code acquireAndExecute} gives back only its own acquisition ({@code ClaimedAcquisition}); the blocking one does not.
  * <p>

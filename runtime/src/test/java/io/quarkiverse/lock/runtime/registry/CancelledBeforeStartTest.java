@@ -12,7 +12,7 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.smallrye.mutiny.subscription.UniSubscription;
 
 /**
- * Break test (issue 14 review): {@code AcquireOperation.subscribe} calls {@code onSubscribe(run)} before
+ * {@code AcquireOperation.subscribe} calls {@code onSubscribe(run)} before
  * {@code run.start()}. A cancel in between (a subscriber or operator that cancels in {@code onSubscribe}) runs
  * {@code finish()} while the acquisition has no waiter yet; {@code start()} then joins the local line and never leaves
  * it. That dead waiter is the key's head for good: every later waiting acquisition of the key in this JVM is not head,

@@ -28,7 +28,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
 /**
- * Break test, round 2. {@code LockHandle.acquired} returns {@code new ClaimedAcquisition(..).map(..)}: one
+ * {@code LockHandle.acquired} returns {@code new ClaimedAcquisition(..).map(..)}: one
  * {@link ClaimedAcquisition} per {@code Uni}, not per subscription, so its {@code given} flag and {@code hold} field are
  * shared by every subscription of that {@code Uni}. A Mutiny {@code Uni} is lazy and may be subscribed again (a job that
  * keeps {@code lock.acquireForever().ifNoItem().after(..).recoverWithItem(false)} in a field, {@code repeat()},
