@@ -7,6 +7,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.lock.deployment.spi.LockStoreBuildItem;
 import io.quarkiverse.lock.deployment.spi.LockStoreImplementationBuildItem;
+import io.quarkiverse.lock.deployment.spi.StoreClients;
 import io.quarkiverse.lock.runtime.LockProducers;
 import io.quarkiverse.lock.runtime.LockRecorder;
 import io.quarkiverse.lock.runtime.config.LockSettings;
@@ -120,7 +121,7 @@ class LockProcessor {
     @Record(ExecutionTime.RUNTIME_INIT)
     @Consume(SyntheticBeansRuntimeInitBuildItem.class)
     void start(LockRecorder recorder, LockStoreBuildItem store, ShutdownContextBuildItem shutdown) {
-        recorder.announceStore(store.name(), store.chosenByDefault());
+        recorder.announceStore(store.name(), store.chosenByDefault(), String.join(", ", StoreClients.all()));
         recorder.start(shutdown);
     }
 

@@ -15,7 +15,7 @@ import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * With neither the Redis nor the MongoDB client present and no provider configured, the locks use the in-memory
- * store, and the startup warns that they are local to this JVM.
+ * store, and the startup warns that they are local to this JVM, naming the client extensions that would bring a store.
  */
 class NoStoreClientTest {
 
@@ -25,6 +25,7 @@ class NoStoreClientTest {
             .assertLogRecords(records -> assertThat(records).filteredOn(record -> Level.WARNING.equals(record.getLevel()))
                     .extracting(LogRecord::getMessage)
                     .anySatisfy(message -> assertThat(message).contains("no lock store client extension",
+                            "io.quarkus:quarkus-redis-client", "io.quarkus:quarkus-reactive-pg-client",
                             "local to this JVM")));
 
     @Inject

@@ -51,14 +51,15 @@ public class LockRecorder {
      *
      * @param store the store's name
      * @param chosenByDefault {@code true} when no provider was configured and no store client extension is present
+     * @param clients the client extensions that would bring a store, for the warning that none is present
      */
-    public void announceStore(String store, boolean chosenByDefault) {
+    public void announceStore(String store, boolean chosenByDefault, String clients) {
         if (!InMemoryLockStore.NAME.equals(store)) {
             LOG.debugf("Quarkus Lock uses the %s store", store);
         } else if (chosenByDefault) {
-            LOG.warn("Quarkus Lock uses the in-memory store because no lock store client extension is present: "
-                    + "locks are local to this JVM and do not exclude other instances. Add the client extension of a "
-                    + "store (quarkus-lock brings the store with it; the guide lists the stores), or set "
+            LOG.warn("Quarkus Lock uses the in-memory store because no lock store client extension (" + clients
+                    + ") is present: locks are local to this JVM and do not exclude other instances. Add a store "
+                    + "client extension (quarkus-lock brings the store with it), or set "
                     + "quarkus.lock.provider=in-memory to accept this.");
         } else {
             LOG.info("Quarkus Lock uses the in-memory store: locks are local to this JVM");

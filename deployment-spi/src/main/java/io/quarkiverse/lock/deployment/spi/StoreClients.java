@@ -3,6 +3,7 @@ package io.quarkiverse.lock.deployment.spi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -26,6 +27,13 @@ public final class StoreClients {
      */
     public static Optional<String> clientOf(String store) {
         return Optional.ofNullable(CLIENTS.getProperty(store));
+    }
+
+    /**
+     * @return the dependency that brings each store this project ships, in the order of the stores' names
+     */
+    public static List<String> all() {
+        return CLIENTS.stringPropertyNames().stream().sorted().map(CLIENTS::getProperty).toList();
     }
 
     private static Properties load() {
