@@ -62,17 +62,17 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
 
     /** Releases the hold as {@link #release()} does, logging the outcome (and the reason) instead. */
     void releaseQuietly(String reason) {
-        releaseQuietly(reason, handle.holdAtLeastMillis());
-    }
-
-    /**
-     * @param holdAtLeastMillis how long after its acquisition the lock stays held: the handle's for a hold its caller
-     *        used, zero for one that never reached its caller (the caller's work never ran under it)
-     */
-    private void releaseQuietly(String reason, long holdAtLeastMillis) {
         Hold current = hold;
         if (current != null && released.compareAndSet(false, true)) {
-            HoldRelease.releaseQuietly(handle, current, holdAtLeastMillis, reason);
+            HoldRelease.releaseQuietly(handle, current, handle.holdAtLeastMillis(), reason);
+        }
+    }
+
+    /** Gives back a hold that never reached the caller ({@link HoldRelease#giveBackUnused}), at most once. */
+    private void giveBackUnused(String reason) {
+        Hold current = hold;
+        if (current != null && released.compareAndSet(false, true)) {
+            HoldRelease.giveBackUnused(handle, current, reason);
         }
     }
 
@@ -150,7 +150,7 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
             if (state.compareAndSet(WAITING, EMITTED)) {
                 downstream.onItem(item);
             } else {
-                releaseQuietly("its operation was cancelled", 0);
+                giveBackUnused("its operation was cancelled");
             }
         }
 

@@ -48,6 +48,14 @@ sealed class Hold permits ReentrantHold {
     }
 
     /**
+     * @return {@code true} if the hold was entered again since its grant (a re-entry used it): its last release, even
+     *         by an acquisition whose caller never got it, must keep the minimum hold
+     */
+    boolean wasEnteredAgain() {
+        return false;
+    }
+
+    /**
      * Leaves one entry of the hold.
      *
      * @return {@code true} if entries remain, so the lock stays held; {@code false} if this was the last

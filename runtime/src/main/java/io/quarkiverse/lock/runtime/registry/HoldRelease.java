@@ -95,6 +95,14 @@ final class HoldRelease {
     }
 
     /**
+     * Gives back a hold that its acquisition's caller never got (the acquisition was cancelled as it arrived): freed at
+     * once, since no work ran under it, unless a re-entry used the hold meanwhile, whose work the minimum hold covers.
+     */
+    static void giveBackUnused(LockHandle handle, Hold held, String reason) {
+        releaseQuietly(handle, held, held.wasEnteredAgain() ? handle.holdAtLeastMillis() : 0, reason);
+    }
+
+    /**
      * @return how much longer the store must keep the lock so that it is held {@code holdAtLeastMillis} after its
      *         acquisition (counted from when the grant reached this handle, later than the store made it), never more
      *         than the hold's lease; zero or less when that time has passed

@@ -19,6 +19,7 @@ final class ReentrantHold extends Hold {
     }
 
     private volatile int entries = 1;
+    private volatile boolean enteredAgain;
 
     ReentrantHold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
         super(owner, token, leaseMillis, renewedBy);
@@ -33,7 +34,13 @@ final class ReentrantHold extends Hold {
                 return false;
             }
         } while (!ENTRIES.compareAndSet(this, current, current + 1));
+        enteredAgain = true;
         return true;
+    }
+
+    @Override
+    boolean wasEnteredAgain() {
+        return enteredAgain;
     }
 
     @Override

@@ -1,10 +1,9 @@
 package io.quarkiverse.lock.runtime.registry;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractUni;
-import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
 import io.vertx.core.Context;
@@ -14,9 +13,13 @@ import io.vertx.core.Context;
  * is still this acquisition's (restarting its lease), and the hold is emitted. Entering first means no release can end
  * the hold while the store is asked: a release that took the last entry before finds it cannot be entered, so the
  * lock is acquired afresh, and a renewal never lands after the release that ended the hold (which would restore the
- * lease of a hold nobody tracks). A hold the store no longer has is dropped and the lock acquired afresh. The entry
- * taken is given back exactly once (one compare-and-set) if the re-entry does not emit it: cancelled, lost, or failed;
- * a give-back that is the hold's last entry ends it as any last release does.
+ * lease of a hold nobody tracks). A hold the store no longer has is dropped and the lock acquired afresh.
+ * <p>
+ * Once the hold is entered, the entry is emitted or given back only when the renewal has answered (or failed to be
+ * sent), never before: a cancellation meanwhile only marks the re-entry cancelled, since a give-back that ended the
+ * hold in the store ahead of the renewal would again let the renewal restore the lease. The renewal is bounded by the
+ * operation timeout, so the give-back waits at most that long; a give-back that is the hold's last entry keeps the
+ * minimum hold as any last release does.
  */
 final class ReentryOperation extends AbstractUni<Hold> {
 
@@ -53,9 +56,6 @@ final class ReentryOperation extends AbstractUni<Hold> {
         private final UniSubscriber<? super Hold> downstream;
         private final Context context;
         private final AtomicInteger state = new AtomicInteger(RUNNING);
-        /** This re-entry holds an entry of the hold that it has not emitted nor given back. */
-        private final AtomicBoolean entered = new AtomicBoolean();
-        private volatile Cancellable renewal;
         private volatile UniSubscription fresh;
 
         Run(UniSubscriber<? super Hold> downstream, Context context) {
@@ -64,19 +64,23 @@ final class ReentryOperation extends AbstractUni<Hold> {
         }
 
         void start() {
+            if (state.get() != RUNNING) {
+                return;
+            }
             if (!current.enter()) {
                 // The hold is ending: the release that took its last entry ends it in the store.
                 acquireAfresh();
                 return;
             }
-            entered.set(true);
-            if (state.get() != RUNNING) {
-                giveBackEntry("its re-entry was cancelled");
+            Uni<Boolean> renewal;
+            try {
+                renewal = handle.services().boundedStore().renew(handle.getLockKey(), current.owner(),
+                        current.leaseMillis());
+            } catch (RuntimeException e) {
+                onRenewalFailed(e);
                 return;
             }
-            renewal = handle.services().boundedStore().renew(handle.getLockKey(), current.owner(), current.leaseMillis())
-                    .subscribe()
-                    .with(this::onRenewed, this::onRenewalFailed);
+            renewal.subscribe().with(this::onRenewed, this::onRenewalFailed);
         }
 
         private void onRenewed(boolean stillHeld) {
@@ -88,8 +92,10 @@ final class ReentryOperation extends AbstractUni<Hold> {
                 }
                 return;
             }
-            if (state.compareAndSet(RUNNING, DONE) && entered.compareAndSet(true, false)) {
+            if (state.compareAndSet(RUNNING, DONE)) {
                 CallerContext.deliver(context, () -> downstream.onItem(current));
+            } else {
+                giveBackEntry("its re-entry was cancelled");
             }
         }
 
@@ -98,11 +104,9 @@ final class ReentryOperation extends AbstractUni<Hold> {
             onFailure(failure);
         }
 
-        /** Gives back the entry this re-entry took, unless it emitted or gave it back already. */
+        /** Gives back the entry this re-entry took and does not emit; called once, after the renewal's answer. */
         private void giveBackEntry(String reason) {
-            if (entered.compareAndSet(true, false)) {
-                HoldRelease.releaseQuietly(handle, current, handle.holdAtLeastMillis(), reason);
-            }
+            HoldRelease.releaseQuietly(handle, current, handle.holdAtLeastMillis(), reason);
         }
 
         private void acquireAfresh() {
@@ -123,7 +127,7 @@ final class ReentryOperation extends AbstractUni<Hold> {
             if (state.compareAndSet(RUNNING, DONE)) {
                 CallerContext.deliver(context, () -> downstream.onItem(hold));
             } else if (hold != null) {
-                HoldRelease.releaseQuietly(handle, hold, 0, "its acquisition was cancelled");
+                HoldRelease.giveBackUnused(handle, hold, "its acquisition was cancelled");
             }
         }
 
@@ -137,11 +141,6 @@ final class ReentryOperation extends AbstractUni<Hold> {
         @Override
         public void cancel() {
             if (state.compareAndSet(RUNNING, DONE)) {
-                Cancellable pending = renewal;
-                if (pending != null) {
-                    pending.cancel();
-                }
-                giveBackEntry("its re-entry was cancelled");
                 UniSubscription acquisition = fresh;
                 if (acquisition != null) {
                     acquisition.cancel();

@@ -15,9 +15,8 @@ import io.quarkiverse.lock.LockType;
 /**
  * The last release of a reentrant hold and a re-entry of the same handle on another thread, in the one order that
  * used to strand the lock: the release has taken the hold's last entry but not yet dropped the hold when the
- * re-entry's check with the store answers that the hold is still there. The hold is ending, not lost: the release must
- * still end it in the store, and the re-entry acquire afresh, waiting for the release as a handle that holds nothing
- * would.
+ * re-entry comes. The hold is ending, not lost: the release must still end it in the store, and the re-entry acquire
+ * afresh, waiting for the release as a handle that holds nothing would.
  */
 class ReentrantLastReleaseTest {
 

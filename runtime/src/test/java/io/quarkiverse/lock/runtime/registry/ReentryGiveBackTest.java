@@ -1,0 +1,165 @@
+package io.quarkiverse.lock.runtime.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.lock.LockException;
+import io.quarkiverse.lock.LockType;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.store.ForwardingLockStore;
+import io.quarkiverse.lock.spi.LockStore;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.operators.AbstractUni;
+import io.smallrye.mutiny.subscription.UniSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscription;
+
+/**
+ * The entry a re-entry took is given back once, and never so that the lock outlives its minimum hold or stays held
+ * by nobody: not ahead of a renewal still to be sent, not when the renewal cannot be sent, and not without the
+ * minimum hold when the acquisition is cancelled as the entered hold arrives. Each handle holds its lock with a long
+ * lease (20 s) and a minimum hold of one second, without renewal, so a lock left held shows within seconds.
+ */
+class ReentryGiveBackTest {
+
+    private final RenewalFaults renewals = new RenewalFaults();
+
+    @RegisterExtension
+    final RegistryFixture locks = RegistryFixture.inMemory().decorating((vertx, inMemory) -> renewals.over(inMemory));
+
+    @Test
+    void aReentryCancelledBeforeItsRenewalIsSentGivesItsEntryBackAfterTheRenewal() throws Exception {
+        String key = "reentry-cancelled-before-renewal-" + UUID.randomUUID();
+        ReactiveDistributedLock lock = heldWithMinimumHold(key);
+        CountDownLatch renewing = new CountDownLatch(1);
+        CountDownLatch send = new CountDownLatch(1);
+        renewals.blockNextUntil(renewing, send);
+        AtomicReference<UniSubscription> reentry = new AtomicReference<>();
+        Thread reentering = new Thread(() -> lock.acquireOnce().subscribe().withSubscriber(new Ignoring<>(reentry)));
+        reentering.start();
+        assertThat(renewing.await(5, TimeUnit.SECONDS)).as("the re-entry is about to send its renewal").isTrue();
+
+        assertThat(RegistryFixture.await(lock.release())).as("the outer entry's release").isTrue();
+        reentry.get().cancel();
+        send.countDown();
+        reentering.join(5_000);
+
+        RegistryFixture.assertAcquirableSoon(locks.registry(), key);
+    }
+
+    @Test
+    void aRenewalThatCannotBeSentFailsTheReentryAndGivesItsEntryBack() {
+        String key = "reentry-renewal-not-sent-" + UUID.randomUUID();
+        ReactiveDistributedLock lock = heldWithMinimumHold(key);
+        renewals.failNext(new IllegalStateException("the client is closed"));
+
+        assertThatThrownBy(() -> RegistryFixture.await(lock.acquireOnce())).isInstanceOf(LockException.class)
+                .hasRootCauseMessage("the client is closed");
+        assertThat(RegistryFixture.await(lock.release())).as("the outer entry's release").isTrue();
+
+        RegistryFixture.assertAcquirableSoon(locks.registry(), key);
+    }
+
+    @Test
+    void aReenteredHoldGivenBackByACancelledAcquisitionKeepsTheMinimumHold() {
+        String key = "reentry-cancelled-as-delivered-" + UUID.randomUUID();
+        LockHandle handle = (LockHandle) heldWithMinimumHold(key);
+        Hold hold = handle.currentHold();
+        assertThat(hold.enter()).as("a re-entry enters the hold").isTrue();
+        assertThat(RegistryFixture.await(handle.release())).as("the outer entry's release").isTrue();
+        Delivered acquisition = new Delivered();
+        new ClaimedAcquisition(handle, acquisition).subscribe().with(ignored -> {
+        }).cancel();
+
+        acquisition.deliver(hold);
+
+        assertThat(RegistryFixture.await(locks.registry().obtain(key).acquireOnce()))
+                .as("the last entry, given back, keeps the lock for the minimum hold").isFalse();
+        RegistryFixture.assertAcquirableSoon(locks.registry(), key);
+    }
+
+    private ReactiveDistributedLock heldWithMinimumHold(String key) {
+        ReactiveDistributedLock lock = locks.registry().obtain(key, LockType.REENTRANT).withLeaseRenewal(false)
+                .withHoldAtLeast(Duration.ofSeconds(1));
+        assertThat(RegistryFixture.await(lock.acquire(Duration.ZERO, Duration.ofSeconds(20)))).isTrue();
+        return lock;
+    }
+
+    /** An acquisition whose hold arrives when the test says, whatever its subscriber did meanwhile. */
+    private static final class Delivered extends AbstractUni<Hold> {
+
+        private volatile UniSubscriber<? super Hold> subscriber;
+
+        @Override
+        public void subscribe(UniSubscriber<? super Hold> subscriber) {
+            this.subscriber = subscriber;
+            subscriber.onSubscribe(() -> {
+            });
+        }
+
+        void deliver(Hold hold) {
+            subscriber.onItem(hold);
+        }
+    }
+
+    /** Keeps the subscription, ignores the outcome. */
+    private record Ignoring<T>(AtomicReference<UniSubscription> subscription) implements UniSubscriber<T> {
+
+        @Override
+        public void onSubscribe(UniSubscription s) {
+            subscription.set(s);
+        }
+
+        @Override
+        public void onItem(T item) {
+        }
+
+        @Override
+        public void onFailure(Throwable failure) {
+        }
+    }
+
+    /** Blocks the caller of the next renewal before it is sent, or makes it throw; other renewals go at once. */
+    private static final class RenewalFaults {
+
+        private final AtomicReference<Runnable> next = new AtomicReference<>();
+
+        void blockNextUntil(CountDownLatch reached, CountDownLatch go) {
+            next.set(() -> {
+                reached.countDown();
+                try {
+                    go.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+
+        void failNext(RuntimeException failure) {
+            next.set(() -> {
+                throw failure;
+            });
+        }
+
+        LockStore over(LockStore delegate) {
+            return new ForwardingLockStore(delegate) {
+                @Override
+                public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
+                    Runnable fault = next.getAndSet(null);
+                    if (fault != null) {
+                        fault.run();
+                    }
+                    return delegate.renew(key, owner, leaseMillis);
+                }
+            };
+        }
+    }
+}
