@@ -43,7 +43,7 @@ class ReentryGiveBackTest {
         CountDownLatch send = new CountDownLatch(1);
         renewals.blockNextUntil(renewing, send);
         AtomicReference<UniSubscription> reentry = new AtomicReference<>();
-        Thread reentering = new Thread(() -> lock.acquireOnce().subscribe().withSubscriber(new Ignoring<>(reentry)));
+        Thread reentering = new Thread(() -> Subscriptions.subscribe(lock.acquireOnce(), reentry::set));
         reentering.start();
         assertThat(renewing.await(5, TimeUnit.SECONDS)).as("the re-entry is about to send its renewal").isTrue();
 
@@ -107,23 +107,6 @@ class ReentryGiveBackTest {
 
         void deliver(Hold hold) {
             subscriber.onItem(hold);
-        }
-    }
-
-    /** Keeps the subscription, ignores the outcome. */
-    private record Ignoring<T>(AtomicReference<UniSubscription> subscription) implements UniSubscriber<T> {
-
-        @Override
-        public void onSubscribe(UniSubscription s) {
-            subscription.set(s);
-        }
-
-        @Override
-        public void onItem(T item) {
-        }
-
-        @Override
-        public void onFailure(Throwable failure) {
         }
     }
 
