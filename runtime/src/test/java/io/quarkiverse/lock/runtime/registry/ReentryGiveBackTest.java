@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -23,10 +24,12 @@ import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
 
 /**
- * The entry a re-entry took is given back once, and never so that the lock outlives its minimum hold or stays held
- * by nobody: not ahead of a renewal still to be sent, not when the renewal cannot be sent, and not without the
- * minimum hold when the acquisition is cancelled as the entered hold arrives. Each handle holds its lock with a long
- * lease (20 s) and a minimum hold of one second, without renewal, so a lock left held shows within seconds.
+ * A re-entry against the handle's last release: its renewal never lands after the release that shortened the lease to
+ * what remains of the minimum hold (which would restore the full lease of a hold nobody tracks), and the entry it took
+ * is given back once, never so that the lock outlives its minimum hold or stays held by nobody: not ahead of a renewal
+ * still to be sent, not when the renewal cannot be sent, and not without the minimum hold when the acquisition is
+ * cancelled as the entered hold arrives. Each handle holds its lock with a long lease (20 s) and a minimum hold of one
+ * second, without renewal, so a lock left held shows within seconds.
  */
 class ReentryGiveBackTest {
 
@@ -34,6 +37,29 @@ class ReentryGiveBackTest {
 
     @RegisterExtension
     final RegistryFixture locks = RegistryFixture.inMemory().decorating((vertx, inMemory) -> renewals.over(inMemory));
+
+    @Test
+    void aRenewalOnItsWayCannotRestoreTheLeaseTheLastReleaseShortened() throws Exception {
+        String key = "reentry-renewal-" + UUID.randomUUID();
+        ReactiveDistributedLock lock = heldWithMinimumHold(key);
+        CountDownLatch renewing = new CountDownLatch(1);
+        CountDownLatch send = new CountDownLatch(1);
+        renewals.blockNextUntil(renewing, send);
+        CompletableFuture<Boolean> reentry = new CompletableFuture<>();
+        Thread reentering = new Thread(() -> lock.acquireOnce().subscribe().with(reentry::complete,
+                reentry::completeExceptionally));
+        reentering.start();
+        assertThat(renewing.await(5, TimeUnit.SECONDS)).as("the re-entry is about to send its renewal").isTrue();
+
+        assertThat(RegistryFixture.await(lock.release())).as("the first entry's release").isTrue();
+        send.countDown();
+        boolean reentered = reentry.get(5, TimeUnit.SECONDS);
+        boolean lastReleased = RegistryFixture.await(lock.release());
+
+        RegistryFixture.assertAcquirableSoon(locks.registry(), key);
+        assertThat(reentered).as("the re-entry entered the hold the release did not end").isTrue();
+        assertThat(lastReleased).as("the last entry's release").isTrue();
+    }
 
     @Test
     void aReentryCancelledBeforeItsRenewalIsSentGivesItsEntryBackAfterTheRenewal() throws Exception {
