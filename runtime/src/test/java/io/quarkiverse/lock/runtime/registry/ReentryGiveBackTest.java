@@ -42,14 +42,9 @@ class ReentryGiveBackTest {
     void aRenewalOnItsWayCannotRestoreTheLeaseTheLastReleaseShortened() throws Exception {
         String key = "reentry-renewal-" + UUID.randomUUID();
         ReactiveDistributedLock lock = heldWithMinimumHold(key);
-        CountDownLatch renewing = new CountDownLatch(1);
-        CountDownLatch send = new CountDownLatch(1);
-        renewals.blockNextUntil(renewing, send);
         CompletableFuture<Boolean> reentry = new CompletableFuture<>();
-        Thread reentering = new Thread(() -> lock.acquireOnce().subscribe().with(reentry::complete,
-                reentry::completeExceptionally));
-        reentering.start();
-        assertThat(renewing.await(5, TimeUnit.SECONDS)).as("the re-entry is about to send its renewal").isTrue();
+        CountDownLatch send = upToItsRenewal(
+                () -> lock.acquireOnce().subscribe().with(reentry::complete, reentry::completeExceptionally));
 
         assertThat(RegistryFixture.await(lock.release())).as("the first entry's release").isTrue();
         send.countDown();
@@ -65,18 +60,12 @@ class ReentryGiveBackTest {
     void aReentryCancelledBeforeItsRenewalIsSentGivesItsEntryBackAfterTheRenewal() throws Exception {
         String key = "reentry-cancelled-before-renewal-" + UUID.randomUUID();
         ReactiveDistributedLock lock = heldWithMinimumHold(key);
-        CountDownLatch renewing = new CountDownLatch(1);
-        CountDownLatch send = new CountDownLatch(1);
-        renewals.blockNextUntil(renewing, send);
         AtomicReference<UniSubscription> reentry = new AtomicReference<>();
-        Thread reentering = new Thread(() -> Subscriptions.subscribe(lock.acquireOnce(), reentry::set));
-        reentering.start();
-        assertThat(renewing.await(5, TimeUnit.SECONDS)).as("the re-entry is about to send its renewal").isTrue();
+        CountDownLatch send = upToItsRenewal(() -> Subscriptions.subscribe(lock.acquireOnce(), reentry::set));
 
         assertThat(RegistryFixture.await(lock.release())).as("the outer entry's release").isTrue();
         reentry.get().cancel();
         send.countDown();
-        reentering.join(5_000);
 
         RegistryFixture.assertAcquirableSoon(locks.registry(), key);
     }
@@ -110,6 +99,20 @@ class ReentryGiveBackTest {
         assertThat(RegistryFixture.await(locks.registry().obtain(key).acquireOnce()))
                 .as("the last entry, given back, keeps the lock for the minimum hold").isFalse();
         RegistryFixture.assertAcquirableSoon(locks.registry(), key);
+    }
+
+    /**
+     * Runs the re-entry on a thread of its own, which stops just before its renewal is sent.
+     *
+     * @return counted down, lets the renewal go
+     */
+    private CountDownLatch upToItsRenewal(Runnable reentry) throws InterruptedException {
+        CountDownLatch renewing = new CountDownLatch(1);
+        CountDownLatch send = new CountDownLatch(1);
+        renewals.blockNextUntil(renewing, send);
+        new Thread(reentry, "reentering").start();
+        assertThat(renewing.await(5, TimeUnit.SECONDS)).as("the re-entry is about to send its renewal").isTrue();
+        return send;
     }
 
     private ReactiveDistributedLock heldWithMinimumHold(String key) {
