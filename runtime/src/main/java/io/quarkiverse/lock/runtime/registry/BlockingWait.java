@@ -11,6 +11,8 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 
 /**
  * Waits for a lock operation on a thread that may block, as the blocking view does. Unlike Mutiny's
@@ -125,7 +127,7 @@ final class BlockingWait {
         public void onItem(T item) {
             this.item = item;
             if (state.compareAndSet(WAITING, ENDED)) {
-                ended.countDown();
+                signal();
             } else {
                 undoAbandoned(item);
             }
@@ -135,6 +137,21 @@ final class BlockingWait {
         public void onFailure(Throwable failure) {
             this.failure = failure;
             if (state.compareAndSet(WAITING, ENDED)) {
+                signal();
+            }
+        }
+
+        /**
+         * Lets the caller go on. On an event loop, only once the callbacks now running have returned: they may run under
+         * the caller's context, propagated to this thread (its transaction, through context propagation), and a caller
+         * that ended its transaction while this thread still took part in it would have its rollback fail, and its work
+         * committed. (The caller itself is never on an event loop: it blocks.)
+         */
+        private void signal() {
+            Context context = Vertx.currentContext();
+            if (context != null && context.isEventLoopContext()) {
+                context.runOnContext(ignored -> ended.countDown());
+            } else {
                 ended.countDown();
             }
         }
