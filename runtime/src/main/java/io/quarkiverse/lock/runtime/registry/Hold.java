@@ -1,8 +1,10 @@
 package io.quarkiverse.lock.runtime.registry;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.quarkiverse.lock.LockExpiredException;
+import io.quarkiverse.lock.spi.LockStore;
 
 /**
  * One acquisition a handle holds: the acquisition's own owner id (the store knows the holder by it, so a release,
@@ -14,14 +16,14 @@ sealed class Hold permits ReentrantHold {
 
     private final String owner;
     private final long token;
-    private final long leaseMillis;
+    private final AtomicLong leaseMillis;
     private final long grantedAtNanos = System.nanoTime();
     private final LeaseRenewal renewal;
 
     Hold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
         this.owner = owner;
         this.token = token;
-        this.leaseMillis = leaseMillis;
+        this.leaseMillis = new AtomicLong(leaseMillis);
         this.renewal = renewedBy == null ? null : new LeaseRenewal(renewedBy, this);
     }
 
@@ -34,7 +36,27 @@ sealed class Hold permits ReentrantHold {
     }
 
     long leaseMillis() {
-        return leaseMillis;
+        return leaseMillis.get();
+    }
+
+    /**
+     * The lease a re-entry sets again in the store: a re-entry asking for a longer lease than the hold has (or for
+     * none to end) lengthens the hold's lease, before it is sent, so a concurrent re-entry asking for less cannot land
+     * after it and shorten it; a hold whose lease is renewed keeps its lease, since its renewal keeps it as long as it
+     * is held.
+     *
+     * @param askedMillis the lease the re-entry's acquisition asked for, or {@link LockStore#NO_EXPIRY}
+     * @return the lease to set in the store, the longer of the hold's and {@code askedMillis}
+     */
+    long leaseForReentry(long askedMillis) {
+        if (renewal != null) {
+            return leaseMillis.get();
+        }
+        return leaseMillis.accumulateAndGet(askedMillis, Hold::longer);
+    }
+
+    private static long longer(long a, long b) {
+        return a == LockStore.NO_EXPIRY || b == LockStore.NO_EXPIRY ? LockStore.NO_EXPIRY : Math.max(a, b);
     }
 
     /**

@@ -20,6 +20,10 @@ import io.vertx.core.Context;
  * hold in the store ahead of the renewal would again let the renewal restore the lease. The renewal is bounded by the
  * operation timeout, so the give-back waits at most that long; a give-back that is the hold's last entry keeps the
  * minimum hold as any last release does.
+ * <p>
+ * The store sets the longer of the hold's lease and the one this acquisition asks for
+ * ({@link Hold#leaseForReentry}): a re-entry answering {@code true} holds the lock at least as long as it asked, as a
+ * fresh acquisition would.
  */
 final class ReentryOperation extends AbstractUni<Hold> {
 
@@ -32,7 +36,8 @@ final class ReentryOperation extends AbstractUni<Hold> {
      * @param handle the reentrant handle
      * @param current the hold it has
      * @param waitNanos how long a fresh acquisition may wait if the hold is over
-     * @param leaseMillis the lease of a fresh acquisition
+     * @param leaseMillis the lease this acquisition asks for, set again in the store if longer than the hold's, and
+     *        the lease of a fresh acquisition
      */
     ReentryOperation(LockHandle handle, Hold current, long waitNanos, long leaseMillis) {
         this.handle = handle;
@@ -75,7 +80,7 @@ final class ReentryOperation extends AbstractUni<Hold> {
             Uni<Boolean> renewal;
             try {
                 renewal = handle.services().boundedStore().renew(handle.getLockKey(), current.owner(),
-                        current.leaseMillis());
+                        current.leaseForReentry(leaseMillis));
             } catch (RuntimeException e) {
                 onRenewalFailed(e);
                 return;
