@@ -1,11 +1,11 @@
 package io.quarkiverse.lock.tck.faults;
 
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
+import io.quarkiverse.lock.runtime.store.inmemory.MonotonicClock;
 import io.quarkiverse.lock.spi.LockRegistrySettings;
 import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.vertx.core.Vertx;
@@ -13,11 +13,14 @@ import io.vertx.core.Vertx;
 /**
  * The in-memory store: one registry (its locks are shared inside one JVM only), no proxy and no faults, so the run
  * checks the registry's own concurrency (cancellation, interrupts, reentrancy, take-overs, one handle used at once).
+ * The store's leases and the log's stamps are on one monotonic clock, as in an application, so a step of the wall clock
+ * during the run can neither end a lease early nor make two sections seem to overlap.
  */
 final class InMemoryFaultFixture implements FaultFixture {
 
-    private final InMemoryLockStore store = new InMemoryLockStore(InstantSource.system());
-    private final ClockSectionLog log = new ClockSectionLog(InstantSource.system(), store::liveToken);
+    private final MonotonicClock clock = MonotonicClock.system();
+    private final InMemoryLockStore store = new InMemoryLockStore(clock);
+    private final ClockSectionLog log = new ClockSectionLog(clock, store::liveToken);
     private Vertx vertx;
     private StandaloneLockRegistry registry;
 

@@ -40,7 +40,7 @@ public final class InMemoryLockStore implements LockStore {
     /**
      * A store that removes expired locks only when they are touched or {@link #evictExpired()} is called.
      *
-     * @param clock the source of time for leases; {@link InstantSource#system()} outside tests
+     * @param clock the source of time for leases; {@link MonotonicClock#system()} outside tests
      */
     public InMemoryLockStore(InstantSource clock) {
         this(clock, null, Duration.ZERO);
@@ -49,7 +49,7 @@ public final class InMemoryLockStore implements LockStore {
     /**
      * A store that also removes expired locks every {@code sweepInterval} while started.
      *
-     * @param clock the source of time for leases; {@link InstantSource#system()} outside tests
+     * @param clock the source of time for leases; {@link MonotonicClock#system()} outside tests
      * @param vertx the Vert.x instance whose timer drives the sweep, or {@code null} for no sweep
      * @param sweepInterval how often to remove expired locks ({@code quarkus.lock.expire-evict-idle})
      */

@@ -1,7 +1,5 @@
 package io.quarkiverse.lock.runtime.store.inmemory;
 
-import java.time.InstantSource;
-
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
@@ -18,11 +16,11 @@ public class InMemoryLockStoreProducer {
     /**
      * @param vertx the application's Vert.x, whose timer sweeps expired locks
      * @param settings how often to sweep them ({@code quarkus.lock.expire-evict-idle})
-     * @return the store, on the system clock, sweeping its expired locks while the registry runs
+     * @return the store, on a {@link MonotonicClock}, sweeping its expired locks while the registry runs
      */
     @Produces
     @Singleton
     LockStore inMemoryLockStore(Vertx vertx, LockSettings settings) {
-        return new InMemoryLockStore(InstantSource.system(), vertx, settings.evictIdleInterval());
+        return new InMemoryLockStore(MonotonicClock.system(), vertx, settings.evictIdleInterval());
     }
 }
