@@ -70,8 +70,15 @@ final class LeaseRenewal {
         }
     }
 
+    /**
+     * Stops renewing. A renewal being sent is sent before this returns, never after: the release that stops the
+     * renewal is sent after it, so the renewal cannot reach the store after the release and restore a lease the
+     * release shortened to what remains of the minimum hold.
+     */
     void stop() {
-        stopped = true;
+        synchronized (this) {
+            stopped = true;
+        }
         services.stoppedRenewing(this);
         cancel(renewalTimer);
         cancel(expiryTimer);
@@ -108,7 +115,8 @@ final class LeaseRenewal {
         }
     }
 
-    private void renew() {
+    /** Sends a renewal unless stopped, under the monitor {@link #stop()} takes, so a stop waits for a send under way. */
+    private synchronized void renew() {
         if (stopped) {
             return;
         }

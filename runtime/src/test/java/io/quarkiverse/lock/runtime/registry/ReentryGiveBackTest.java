@@ -16,9 +16,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.store.ForwardingLockStore;
-import io.quarkiverse.lock.spi.LockStore;
-import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractUni;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
@@ -136,42 +133,6 @@ class ReentryGiveBackTest {
 
         void deliver(Hold hold) {
             subscriber.onItem(hold);
-        }
-    }
-
-    /** Blocks the caller of the next renewal before it is sent, or makes it throw; other renewals go at once. */
-    private static final class RenewalFaults {
-
-        private final AtomicReference<Runnable> next = new AtomicReference<>();
-
-        void blockNextUntil(CountDownLatch reached, CountDownLatch go) {
-            next.set(() -> {
-                reached.countDown();
-                try {
-                    go.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-        }
-
-        void failNext(RuntimeException failure) {
-            next.set(() -> {
-                throw failure;
-            });
-        }
-
-        LockStore over(LockStore delegate) {
-            return new ForwardingLockStore(delegate) {
-                @Override
-                public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-                    Runnable fault = next.getAndSet(null);
-                    if (fault != null) {
-                        fault.run();
-                    }
-                    return delegate.renew(key, owner, leaseMillis);
-                }
-            };
         }
     }
 }
