@@ -18,11 +18,12 @@ import org.junit.jupiter.api.Test;
  * The dependency snippets the README and the guide print build an application: each appears, line for line and
  * comments aside, in the pom of {@code integration-tests/installation}, a user's application that the build packages;
  * the version the guide prints, the {@code project-version} attribute of {@code antora.yml}, is the project's; and
- * that application's packaging holds the Redis store's extension at that version, brought by the core without a BOM.
+ * that application, on the project's Quarkus, packages the Redis store's extension at that version, brought by the
+ * core without a BOM.
  */
 class InstallationSnippetTest {
 
-    private static final Path ROOT = Path.of(System.getProperty("lock.project.root"));
+    private static final Path ROOT = Path.of(System.getProperty("lock.project.root")).normalize();
     private static final Path INSTALLATION = ROOT.resolve("integration-tests/installation");
     private static final Pattern README_XML = Pattern.compile("```xml\\n(.*?)```", Pattern.DOTALL);
     private static final Pattern GUIDE_XML = Pattern.compile("\\[source,xml[^\\]]*\\]\\n----\\n(.*?)----\\n",
@@ -55,6 +56,13 @@ class InstallationSnippetTest {
                     .as("this snippet, line for line, in %s:%n%s", INSTALLATION.resolve("pom.xml"), snippet)
                     .isNotNegative();
         }
+    }
+
+    @Test
+    void theInstallationApplicationIsOnTheProjectsQuarkus() throws IOException {
+        assertThat(Files.readString(INSTALLATION.resolve("pom.xml")))
+                .contains("<quarkus.platform.version>" + System.getProperty("lock.quarkus.version")
+                        + "</quarkus.platform.version>");
     }
 
     @Test
