@@ -33,7 +33,7 @@ class RedisReplicaAcknowledgementTest {
     @RegisterExtension
     static final QuarkusUnitTest APP = RedisTestApp.on(primary().uri())
             .overrideConfigKey("quarkus.lock.redis.wait-replicas", "1")
-            .overrideConfigKey("quarkus.lock.redis.wait-timeout", "300ms");
+            .overrideConfigKey("quarkus.lock.redis.wait-replicas-timeout", "300ms");
 
     @Inject
     LockRegistry locks;

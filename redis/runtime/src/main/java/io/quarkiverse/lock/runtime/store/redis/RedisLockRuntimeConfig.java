@@ -1,7 +1,9 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
 import java.time.Duration;
+import java.util.Optional;
 
+import io.quarkus.runtime.annotations.ConfigDocDefault;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
@@ -33,19 +35,28 @@ public interface RedisLockRuntimeConfig {
 
     /**
      * How many replicas must acknowledge an acquisition (Redis {@code WAIT}) before it counts, for a primary with
-     * replicas (Sentinel or plain replication). When fewer acknowledge within {@code wait-timeout}, the acquisition
-     * is released again and fails with a {@code LockException}: a failover then cannot lose an acquired lock to a
-     * replica that never saw it. 0 (the default) does not wait. Not supported with
+     * replicas (Sentinel or plain replication). When fewer acknowledge within {@code wait-replicas-timeout}, the
+     * acquisition is released again and fails with a {@code LockException}: a failover then cannot lose an acquired
+     * lock to a replica that never saw it. 0 (the default) does not wait. Not supported with
      * {@code quarkus.redis.client-type=cluster}, whose client sends {@code WAIT} to a node of its choosing.
      */
     @WithDefault("0")
     int waitReplicas();
 
     /**
-     * How long an acquisition waits for its replica acknowledgements ({@code wait-replicas}). It holds the lock
-     * connection meanwhile, so keep it short. Must be positive and shorter than
-     * {@code quarkus.lock.operation-timeout}.
+     * How long an acquisition waits for its replica acknowledgements ({@code wait-replicas}); not to be confused with
+     * {@code quarkus.lock.wait-timeout}, the time to wait for a lock. It holds the lock connection meanwhile, so keep
+     * it short. Must be positive and shorter than {@code quarkus.lock.operation-timeout}.
      */
-    @WithDefault("100ms")
-    Duration waitTimeout();
+    // Optional, defaulted by ReplicaTimeout: while the former name works, unset must be told apart from set.
+    @ConfigDocDefault("100ms")
+    Optional<Duration> waitReplicasTimeout();
+
+    /**
+     * The former name of {@code wait-replicas-timeout}, which wins when both are set; startup warns while it is used.
+     *
+     * @deprecated use {@code quarkus.lock.redis.wait-replicas-timeout}
+     */
+    @Deprecated(forRemoval = true)
+    Optional<Duration> waitTimeout();
 }

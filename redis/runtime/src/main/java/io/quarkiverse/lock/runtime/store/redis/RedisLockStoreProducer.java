@@ -91,6 +91,7 @@ public class RedisLockStoreProducer {
      */
     static ReplicaAcknowledgement replicaAcknowledgement(RedisLockRuntimeConfig redis, Optional<String> clientName,
             LockSettings settings) {
+        ReplicaTimeout replicaTimeout = ReplicaTimeout.from(redis);
         if (redis.waitReplicas() == 0) {
             return ReplicaAcknowledgement.NONE;
         }
@@ -98,9 +99,9 @@ public class RedisLockStoreProducer {
             throw new ConfigurationException("quarkus.lock.redis.wait-replicas must not be negative, but is "
                     + redis.waitReplicas());
         }
-        Duration timeout = LockSettings.positive("quarkus.lock.redis.wait-timeout", redis.waitTimeout());
+        Duration timeout = LockSettings.positive(replicaTimeout.property(), replicaTimeout.value());
         if (timeout.compareTo(settings.operationTimeout()) >= 0) {
-            throw new ConfigurationException("quarkus.lock.redis.wait-timeout (" + timeout + ") must be shorter than "
+            throw new ConfigurationException(replicaTimeout.property() + " (" + timeout + ") must be shorter than "
                     + "quarkus.lock.operation-timeout (" + settings.operationTimeout() + ")");
         }
         String clientType = "quarkus.redis" + clientName.map(name -> "." + name).orElse("") + ".client-type";
