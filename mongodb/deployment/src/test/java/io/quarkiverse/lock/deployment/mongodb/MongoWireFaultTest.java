@@ -215,6 +215,25 @@ class MongoWireFaultTest {
         assertThat(await(store.isHeld(key, owner))).isFalse();
     }
 
+    @Test
+    void aRenewalHeldInTheNetworkUntilAfterAReleaseThatKeepsTheLockDoesNotRestoreTheFullLease() {
+        String key = "renewal-" + UUID.randomUUID();
+        Duration lease = Duration.ofSeconds(3);
+        ReactiveDistributedLock lock = registry.obtain(key).withLeaseRenewal(true)
+                .withHoldAtLeast(Duration.ofMillis(2_500));
+        proxy.holdRequests(request -> request.startsWith("{\"update\"") && request.contains(key)
+                && request.contains(String.valueOf(lease.toMillis())));
+        assertThat(await(lock.acquire(Duration.ZERO, lease))).isTrue();
+        eventually(() -> proxy.heldRequests() == 1);
+
+        assertThat(await(lock.release())).as("kept until its minimum hold").isTrue();
+        assertThat(proxy.deliverHeld()).as("the server answered the late renewal").isTrue();
+
+        assertThat(((Number) document(key).get("leaseMillis")).longValue())
+                .as("the lease the release left, after the renewal sent before it arrived")
+                .isLessThan(lease.toMillis());
+    }
+
     /** @return {@code true} for a command that grants the lock {@code key} (the only ones that take a token) */
     private static boolean grantRequest(String request, String key) {
         return request.contains("\"$inc\"") && request.contains(key);

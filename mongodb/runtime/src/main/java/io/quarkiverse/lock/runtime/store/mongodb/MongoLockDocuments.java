@@ -20,6 +20,8 @@ import io.quarkiverse.lock.spi.LockStore;
  *   acquiredAt: ISODate(...),       // server time of the last acquisition
  *   leaseStartedAt: ISODate(...),   // server time of the acquisition or of the last renewal; absent when released
  *   leaseMillis: 10000,             // the lease; 0 for a lock acquired forever; absent when released
+ *   lastLease: true,                // the lease a release set to keep the lock for its minimum hold: no renewal
+ *                                   // extends it; absent otherwise
  *   releasedAt: ISODate(...),       // server time of the last release; absent while held
  *   line: [ { owner: "Pz1...", seenAt: ISODate(...) }, ... ],   // waiting instances, in arrival order
  *   takenBack: [ "Hk8...", ... ] }  // acquisitions taken back whose grant command may still arrive; no grant for them
@@ -54,6 +56,7 @@ final class MongoLockDocuments {
     static final String LINE = "line";
     static final String SEEN_AT = "seenAt";
     static final String TAKEN_BACK = "takenBack";
+    static final String LAST_LEASE = "lastLease";
     /**
      * How many owner ids {@code takenBack} keeps: each one an acquisition whose grant command failed on this key, so
      * the oldest is dropped only after that many more failures on the same key, far later than any request can be
@@ -128,6 +131,14 @@ final class MongoLockDocuments {
         return new Document(ID, id).append(OWNER, owner).append("$or", RUNNING_LEASE);
     }
 
+    /**
+     * Matches the lock when {@code owner} holds it, its lease has not run out and no release set it as the last
+     * ({@link #lastLease}). For a command without upsert.
+     */
+    static Document renewableBy(String id, String owner) {
+        return heldBy(id, owner).append(LAST_LEASE, new Document("$exists", false));
+    }
+
     /** Matches the lock when anybody holds it and its lease has not run out. For a command without upsert. */
     static Document held(String id) {
         return new Document(ID, id).append(OWNER, new Document("$ne", null)).append("$or", RUNNING_LEASE);
@@ -158,14 +169,14 @@ final class MongoLockDocuments {
         return new Document("$set", new Document(OWNER, owner).append(GRANT, grant).append(LEASE_MILLIS, leaseMillis))
                 .append("$currentDate", new Document(ACQUIRED_AT, true).append(LEASE_STARTED_AT, true))
                 .append("$inc", new Document(TOKEN, 1L))
-                .append("$unset", new Document(RELEASED_AT, ""))
+                .append("$unset", new Document(RELEASED_AT, "").append(LAST_LEASE, ""))
                 .append("$pull", new Document(LINE, new Document(OWNER, owner)));
     }
 
     /** The update that frees the lock and keeps its fencing counter and its line. */
     static Document release() {
         return new Document("$unset", new Document(OWNER, "").append(GRANT, "").append(LEASE_MILLIS, "")
-                .append(LEASE_STARTED_AT, ""))
+                .append(LEASE_STARTED_AT, "").append(LAST_LEASE, ""))
                 .append("$currentDate", new Document(RELEASED_AT, true));
     }
 
@@ -181,6 +192,17 @@ final class MongoLockDocuments {
     static Document renewal(long leaseMillis) {
         return new Document("$set", new Document(LEASE_MILLIS, leaseMillis))
                 .append("$currentDate", new Document(LEASE_STARTED_AT, true));
+    }
+
+    /**
+     * The update that restarts the lease now as the holder's last: a release that keeps the lock for its minimum
+     * hold. No renewal matches it afterwards ({@link #renewableBy}), so a renewal that reaches the server after it,
+     * though sent before, cannot restore the full lease.
+     */
+    static Document lastLease(long leaseMillis) {
+        Document update = renewal(leaseMillis);
+        update.get("$set", Document.class).append(LAST_LEASE, true);
+        return update;
     }
 
     /** Matches the lock when {@code owner} is in its line. */

@@ -168,10 +168,24 @@ public final class MongoLockStore implements LockStore {
         });
     }
 
+    /**
+     * Renews the lease unless a release set it as the holder's last ({@link #releaseAfter}). Renewals do not wait for
+     * the lock's other operations: a renewal that reaches the server after that release, though sent before it, is
+     * refused by its filter.
+     */
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-        return unlessRefused(() -> commands.write(MongoCommands.updateOne(settings.collection(),
-                MongoLockDocuments.heldBy(id(key), owner), MongoLockDocuments.renewal(leaseMillis),
+        return setLease(MongoLockDocuments.renewableBy(id(key), owner), MongoLockDocuments.renewal(leaseMillis));
+    }
+
+    /** Sets the lease as the holder's last, which no later renewal matches. */
+    @Override
+    public Uni<Boolean> releaseAfter(String key, String owner, long leaseMillis) {
+        return setLease(MongoLockDocuments.heldBy(id(key), owner), MongoLockDocuments.lastLease(leaseMillis));
+    }
+
+    private Uni<Boolean> setLease(Document filter, Document update) {
+        return unlessRefused(() -> commands.write(MongoCommands.updateOne(settings.collection(), filter, update,
                 settings.writeConcern())).map(reply -> reply.getInteger("n", 0) == 1));
     }
 
