@@ -79,6 +79,11 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
     }
 
     @Override
+    public Uni<Boolean> releaseAfter(String key, String owner, long leaseMillis) {
+        return bounded(delegate.releaseAfter(key, owner, leaseMillis), null);
+    }
+
+    @Override
     public Uni<Boolean> isHeld(String key, String owner) {
         return bounded(delegate.isHeld(key, owner), null);
     }
