@@ -6,14 +6,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import io.quarkiverse.lock.LockType;
-import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
 import io.quarkiverse.lock.spi.LockRegistrySettings;
 import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.quarkiverse.lock.tck.faults.FaultFixture;
 import io.quarkiverse.lock.tck.faults.FaultTimeline;
-import io.quarkiverse.lock.tck.faults.Section;
+import io.quarkiverse.lock.tck.faults.ProbeCheck;
 import io.quarkiverse.lock.tck.faults.SectionLog;
 import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkiverse.lock.testsupport.proxy.FaultCounts;
@@ -67,27 +65,8 @@ final class RedisFaultFixture implements FaultFixture {
             RedisLockStore store = new RedisLockStore(vertx, redis, keyPrefix, Duration.ofHours(1).toMillis(), true);
             registries.add(StandaloneLockRegistry.over(store, vertx).settings(settings).start());
         }
-        checkProbe(registries.get(0));
+        ProbeCheck.assertTheProbeReadsTheStore(registries.get(0), log, "Redis");
         return List.copyOf(registries);
-    }
-
-    /**
-     * Checks that the log's probe reads the store's keys: it must see a real acquisition held, and then released.
-     */
-    private void checkProbe(StandaloneLockRegistry registry) {
-        ReactiveDistributedLock lock = registry.obtain("probe-check", LockType.SINGLE_ENTRANT);
-        if (!lock.acquireOnce().await().atMost(TIMEOUT)) {
-            throw new IllegalStateException("Could not acquire the probe check's lock");
-        }
-        long token = lock.fencingToken().orElseThrow();
-        int whileHeld = log.start("probe-check", token).await().atMost(TIMEOUT).held();
-        lock.release().await().atMost(TIMEOUT);
-        int afterRelease = log.start("probe-check", token).await().atMost(TIMEOUT).held();
-        if (whileHeld != Section.HELD || afterRelease != Section.NOT_HELD) {
-            throw new IllegalStateException("The section log's probe does not read the Redis store's keys (held: "
-                    + whileHeld + ", after release: " + afterRelease + "): update RedisSectionLog to the store's "
-                    + "key layout");
-        }
     }
 
     @Override
