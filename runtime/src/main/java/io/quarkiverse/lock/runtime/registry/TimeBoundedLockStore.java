@@ -86,7 +86,7 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
 
     @Override
     public Uni<Boolean> releaseAfter(String key, String owner, long leaseMillis) {
-        return bounded(delegate.releaseAfter(key, owner, leaseMillis), null);
+        return bounded("release", delegate.releaseAfter(key, owner, leaseMillis), null);
     }
 
     @Override
