@@ -94,9 +94,11 @@ public final class PostgresLockStore extends OneStepReleaseStore {
 
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
-        Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addLong(lease(leaseMillis))
-                .addBoolean(waiting).addLong(LockStore.PLACE_MILLIS);
-        return onRow(key, statements.acquire(), arguments).map(rows -> {
+        Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addLong(lease(leaseMillis));
+        if (waiting) {
+            arguments.addLong(LockStore.PLACE_MILLIS);
+        }
+        return onRow(key, statements.acquire(waiting), arguments).map(rows -> {
             if (rows.size() == 0) {
                 return AcquireResult.heldByAnother(-1);
             }
