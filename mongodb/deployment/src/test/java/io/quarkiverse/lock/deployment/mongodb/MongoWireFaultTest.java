@@ -234,6 +234,58 @@ class MongoWireFaultTest {
                 .isLessThan(lease.toMillis());
     }
 
+    /**
+     * An overriding release (or take-over) that its caller gave up on while it still waited for the commands before
+     * it on its key is never sent: sent later, it would free a lock that another instance took meanwhile, whose holder
+     * keeps working as if it held it. The registry gives up on it when the operation timeout runs out, by cancelling
+     * it; here the test cancels it, while a release ahead of it waits for a reply that comes after the timeout.
+     */
+    @ParameterizedTest
+    @EnumSource(Overriding.class)
+    void anOverridingCommandGivenUpOnBeforeItWasSentNeverHitsALaterHolder(Overriding overriding)
+            throws InterruptedException {
+        String key = "late-" + overriding + "-" + UUID.randomUUID();
+        String ahead = "ahead-" + UUID.randomUUID();
+        proxy.rule(once(exchange -> exchange.request() != null && exchange.request().contains(ahead),
+                Fault.delay(OPERATION_TIMEOUT.multipliedBy(2))));
+        store.release(key, ahead).subscribe().with(ignored -> {
+        }, ignored -> {
+        });
+        Thread.sleep(100);
+        overriding.send(store, key).subscribe().with(ignored -> {
+        }, ignored -> {
+        }).cancel();
+
+        MongoLockStore other = new MongoLockStore(vertx, new ReactiveMongoClientImpl(driver).getDatabase("wire"),
+                new MongoLockStoreSettings("locks", "lock:", new Document("w", "majority"), false, true,
+                        OPERATION_TIMEOUT));
+        assertThat(await(other.tryAcquire(key, "later-holder", 30_000, false)).acquired())
+                .as("another instance takes the free lock").isTrue();
+
+        assertThat(await(store.release(key, "nobody-" + UUID.randomUUID())))
+                .as("a release queued after both, run once they ended").isFalse();
+        assertThat(await(other.isHeld(key, "later-holder")))
+                .as("the %s given up on before it was sent reached the store", overriding).isTrue();
+    }
+
+    /** The commands that act on a lock whoever holds it. */
+    enum Overriding {
+        FORCE_RELEASE {
+            @Override
+            Uni<?> send(MongoLockStore store, String key) {
+                return store.forceRelease(key);
+            }
+        },
+        TAKE_OVER {
+            @Override
+            Uni<?> send(MongoLockStore store, String key) {
+                return store.takeOver(key, "overrider-" + UUID.randomUUID(), 30_000);
+            }
+        };
+
+        abstract Uni<?> send(MongoLockStore store, String key);
+    }
+
     /** @return {@code true} for a command that grants the lock {@code key} (the only ones that take a token) */
     private static boolean grantRequest(String request, String key) {
         return request.contains("\"$inc\"") && request.contains(key);

@@ -108,10 +108,15 @@ public final class PostgresLockStore extends OneStepReleaseStore {
         });
     }
 
+    /**
+     * Takes the lock whoever holds it. A take-over whose caller gave up while it waited behind the key's earlier
+     * statements is never sent: sent later, it would take a lock granted since from a holder that keeps working as if
+     * it held it.
+     */
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
         Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addLong(lease(leaseMillis));
-        return onRow(key, statements.takeOver(), arguments)
+        return onRow(key, statements.takeOver(), arguments, true)
                 .map(rows -> AcquireResult.acquired(rows.iterator().next().getLong(0)));
     }
 

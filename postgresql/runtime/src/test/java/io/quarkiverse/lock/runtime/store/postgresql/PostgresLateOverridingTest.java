@@ -6,13 +6,15 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkiverse.lock.testsupport.proxy.Fault;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
 import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
+import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.pgclient.PgBuilder;
@@ -21,15 +23,15 @@ import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.PoolOptions;
 
 /**
- * An overriding release (a release whoever holds the lock) that its caller gave up on while it still waited for the
- * statements before it on its key must never be sent: sent later, it would free a lock granted since to an
- * acquisition that knows nothing of it, which keeps running as if it held the lock while the store gives it to the
+ * An overriding release or take-over (acting whoever holds the lock) that its caller gave up on while it still waited
+ * for the statements before it on its key must never be sent: sent later, it would free or take a lock granted since
+ * to an acquisition that knows nothing of it, which keeps running as if it held the lock while the store gives it to the
  * next comer. The registry gives up on it when the operation timeout runs out (and says it failed), by cancelling it.
  */
-class PostgresLateForceReleaseTest {
+class PostgresLateOverridingTest {
 
     private static final String TABLE = "quarkus_lock";
-    private static final String KEY = "late-force-release";
+    private static final String KEY = "late-overriding";
     private static final Duration TIMEOUT = Duration.ofMillis(800);
 
     private PostgresServer server;
@@ -65,8 +67,10 @@ class PostgresLateForceReleaseTest {
         }
     }
 
-    @Test
-    void aForceReleaseGivenUpOnBeforeItWasSentNeverFreesALaterHolder() throws InterruptedException {
+    @ParameterizedTest
+    @EnumSource(Overriding.class)
+    void anOverridingStatementGivenUpOnBeforeItWasSentNeverHitsALaterHolder(Overriding overriding)
+            throws InterruptedException {
         server = PostgresServer.start();
         proxy = FaultProxy.start("127.0.0.1", server.port(), WireProtocol.POSTGRESQL);
         vertx = Vertx.vertx();
@@ -88,12 +92,12 @@ class PostgresLateForceReleaseTest {
         });
         Thread.sleep(100);
 
-        // An overriding release queued behind it, given up on by its caller (as the operation timeout does).
-        Cancellable forceRelease = slow.forceRelease(KEY).subscribe().with(ignored -> {
+        // An overriding statement queued behind it, given up on by its caller (as the operation timeout does).
+        Cancellable given = overriding.send(slow).subscribe().with(ignored -> {
         }, ignored -> {
         });
         Thread.sleep(100);
-        forceRelease.cancel();
+        given.cancel();
 
         // Then another instance acquires the lock.
         AcquireResult granted = clean.tryAcquire(KEY, "later-holder", 10_000, false).await()
@@ -103,7 +107,25 @@ class PostgresLateForceReleaseTest {
         // Once the slow statement is settled, the key's queue drains.
         Thread.sleep(2_500);
         assertTrue(clean.isHeld(KEY, "later-holder").await().atMost(Duration.ofSeconds(10)),
-                "an overriding release given up on before it was sent freed a lock granted afterwards");
+                "the " + overriding + " given up on before it was sent hit a lock granted afterwards");
+    }
+
+    /** The statements that act on a lock whoever holds it. */
+    enum Overriding {
+        FORCE_RELEASE {
+            @Override
+            Uni<?> send(PostgresLockStore store) {
+                return store.forceRelease(KEY);
+            }
+        },
+        TAKE_OVER {
+            @Override
+            Uni<?> send(PostgresLockStore store) {
+                return store.takeOver(KEY, "overrider", 10_000);
+            }
+        };
+
+        abstract Uni<?> send(PostgresLockStore store);
     }
 
     private PostgresLockStoreSettings settings(boolean createSchema) {
