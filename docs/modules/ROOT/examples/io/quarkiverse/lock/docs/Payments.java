@@ -25,7 +25,9 @@ public class Payments {
         // the first instance to fire runs it; the others find the lock held and skip
     }
 
-    @Locked(waitTime = "${payments.lock-wait:2s}", expireAfter = "1m") // key: Payments.refund:<tenant>:<orderId>
+    // no key: the class's fully qualified name, the method and the @LockKey parameters
+    // key: io.quarkiverse.lock.docs.Payments.refund:<tenant>:<orderId>
+    @Locked(waitTime = "${payments.lock-wait:2s}", expireAfter = "1m")
     public String refund(@LockKey String tenant, @LockKey String orderId) {
         return "refunded " + orderId + " of " + tenant;
     }
