@@ -3,7 +3,6 @@ package io.quarkiverse.lock.testsupport;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -69,7 +68,7 @@ public final class RedisCluster {
         List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
         ports.forEach(port -> create.add("127.0.0.1:" + port));
         create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
-        String output = run(create);
+        String output = RedisCli.run(create);
         RedisCluster cluster = new RedisCluster(ports);
         cluster.awaitState("ok", output);
         cluster.awaitReplicasInSync();
@@ -100,7 +99,7 @@ public final class RedisCluster {
         List<String> cli = new ArrayList<>(List.of("redis-cli", "-c", "-p", Integer.toString(primaries().get(0)),
                 "--raw"));
         cli.addAll(List.of(command));
-        return run(cli).trim();
+        return RedisCli.run(cli).trim();
     }
 
     /**
@@ -132,18 +131,18 @@ public final class RedisCluster {
      * @param port the node's port
      */
     public void kill(int port) {
-        String info = run(List.of("redis-cli", "-p", Integer.toString(port), "INFO", "server"));
+        String info = RedisCli.run(List.of("redis-cli", "-p", Integer.toString(port), "INFO", "server"));
         String pid = info.lines().filter(line -> line.startsWith("process_id:")).findFirst()
                 .map(line -> line.substring("process_id:".length()).trim())
                 .orElseThrow(() -> new IllegalStateException("no process id in " + info));
-        run(List.of("kill", "-9", pid));
+        RedisCli.run(List.of("kill", "-9", pid));
     }
 
     /**
      * @return how many keys the primaries hold
      */
     public long size() {
-        return primaries().stream().mapToLong(port -> Long.parseLong(run(List.of("redis-cli", "-p",
+        return primaries().stream().mapToLong(port -> Long.parseLong(RedisCli.run(List.of("redis-cli", "-p",
                 Integer.toString(port), "DBSIZE")).trim())).sum();
     }
 
@@ -152,7 +151,7 @@ public final class RedisCluster {
             if (!isAlive(port)) {
                 continue;
             }
-            String output = run(List.of("redis-cli", "-p", Integer.toString(port), "CLUSTER", "NODES"));
+            String output = RedisCli.run(List.of("redis-cli", "-p", Integer.toString(port), "CLUSTER", "NODES"));
             if (output.contains("master")) {
                 return output.lines().toList();
             }
@@ -176,7 +175,7 @@ public final class RedisCluster {
 
     /** Waits until every replica has synchronised with its primary, so that any primary can fail over. */
     private void awaitReplicasInSync() {
-        waitUntil(() -> ports.stream().map(port -> run(List.of("redis-cli", "-p", Integer.toString(port), "INFO",
+        waitUntil(() -> ports.stream().map(port -> RedisCli.run(List.of("redis-cli", "-p", Integer.toString(port), "INFO",
                 "replication"))).filter(info -> info.contains("master_link_status:up")).count() == NODES / 2,
                 "the replicas did not synchronise");
     }
@@ -188,7 +187,7 @@ public final class RedisCluster {
      * @param context what to show if it does not come
      */
     public void awaitState(String state, String context) {
-        waitUntil(() -> ports.stream().map(port -> run(List.of("redis-cli", "-p", Integer.toString(port),
+        waitUntil(() -> ports.stream().map(port -> RedisCli.run(List.of("redis-cli", "-p", Integer.toString(port),
                 "CLUSTER", "INFO"))).filter(info -> info.contains("cluster_state"))
                 .allMatch(info -> info.contains("cluster_state:" + state)) && primaries().size() == NODES / 2,
                 "the cluster did not reach state " + state + " (" + context + ")");
@@ -210,24 +209,7 @@ public final class RedisCluster {
     }
 
     private static boolean isAlive(int port) {
-        return run(List.of("redis-cli", "-p", Integer.toString(port), "PING")).contains("PONG");
-    }
-
-    private static String run(List<String> command) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException(command + " did not end");
-            }
-            return output;
-        } catch (IOException e) {
-            throw new IllegalStateException("could not run " + command, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return RedisCli.run(List.of("redis-cli", "-p", Integer.toString(port), "PING")).contains("PONG");
     }
 
     /** A port that is free, and whose cluster bus port (+10000) is free and valid too. */

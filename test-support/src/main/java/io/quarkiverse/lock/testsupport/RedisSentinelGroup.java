@@ -1,14 +1,12 @@
 package io.quarkiverse.lock.testsupport;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -193,20 +191,7 @@ public final class RedisSentinelGroup {
     private static String cli(int port, String... command) {
         List<String> cli = new ArrayList<>(List.of("redis-cli", "-p", Integer.toString(port), "--raw"));
         cli.addAll(List.of(command));
-        try {
-            Process process = new ProcessBuilder(cli).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException(cli + " did not end");
-            }
-            return output.trim();
-        } catch (IOException e) {
-            throw new IllegalStateException("could not run " + cli, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return RedisCli.run(cli).trim();
     }
 
     private static String binary() {
