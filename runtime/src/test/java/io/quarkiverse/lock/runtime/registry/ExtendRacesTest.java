@@ -27,8 +27,8 @@ import io.smallrye.mutiny.Uni;
 /**
  * An extension ({@code extend}) against what can happen around it: a bad lease or a handle without hold sends nothing,
  * an extension racing the release of its handle never reaches the store after the release, an extension whose answer
- * is lost leaves the hold to its handle, and an extension of a renewed hold waits for the renewal on its way, after
- * which renewal goes on with the new lease.
+ * is lost leaves the hold to its handle, and an extension of a renewed hold waits for the renewal on its way (and
+ * answers {@code false}, unsent, if the hold is released meanwhile), after which renewal goes on with the new lease.
  */
 class ExtendRacesTest {
 
@@ -124,6 +124,25 @@ class ExtendRacesTest {
         assertThat(leases).as("the renewal, the extension, then renewals every third of its lease")
                 .startsWith(900L, 1500L).hasSizeBetween(3, 4).containsOnly(900L, 1500L);
         assertThat(await(lock.release())).isTrue();
+    }
+
+    @Test
+    void anExtensionWaitingBehindARenewalAnswersFalseWhenTheHoldIsReleasedAndIsNeverSent() throws Exception {
+        DefaultLockRegistry registry = registry(Duration.ofSeconds(5));
+        ReactiveDistributedLock lock = registry.obtain("released-while-waiting").withLeaseRenewal(true);
+        CompletableFuture<Boolean> renewalAnswer = new CompletableFuture<>();
+        CountDownLatch renewalSent = commands.holdNextRenewalAnswer(renewalAnswer);
+        assertThat(await(lock.acquire(Duration.ZERO, Duration.ofMillis(900)))).isTrue();
+        String owner = ((LockHandle) lock).currentHold().owner();
+        assertThat(renewalSent.await(5, TimeUnit.SECONDS)).as("a renewal is on its way").isTrue();
+        CompletableFuture<Boolean> extended = lock.extend(Duration.ofMinutes(1)).subscribeAsCompletionStage();
+
+        assertThat(await(lock.release())).isTrue();
+        renewalAnswer.complete(true);
+
+        assertThat(extended.get(5, TimeUnit.SECONDS)).as("its hold ended before its turn").isFalse();
+        assertThat(commands.of(owner)).as("sent for the hold").containsExactly("renew", "release");
+        assertThat(await(registry.obtain("released-while-waiting").acquireOnce())).as("freed").isTrue();
     }
 
     private static void awaitLatch(CountDownLatch latch) {
