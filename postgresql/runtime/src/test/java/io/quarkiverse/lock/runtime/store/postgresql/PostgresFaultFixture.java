@@ -1,0 +1,178 @@
+package io.quarkiverse.lock.runtime.store.postgresql;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.quarkiverse.lock.spi.LockRegistrySettings;
+import io.quarkiverse.lock.spi.StandaloneLockRegistry;
+import io.quarkiverse.lock.tck.faults.ClockSectionLog;
+import io.quarkiverse.lock.tck.faults.FaultFixture;
+import io.quarkiverse.lock.tck.faults.FaultTimeline;
+import io.quarkiverse.lock.tck.faults.ProbeCheck;
+import io.quarkiverse.lock.tck.faults.SectionLog;
+import io.quarkiverse.lock.testsupport.PostgresServer;
+import io.quarkiverse.lock.testsupport.proxy.Exchange;
+import io.quarkiverse.lock.testsupport.proxy.FaultMix;
+import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
+import io.quarkiverse.lock.testsupport.proxy.RandomFaults;
+import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import io.vertx.mutiny.core.buffer.Buffer;
+import io.vertx.mutiny.pgclient.PgBuilder;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.PoolOptions;
+
+/**
+ * The PostgreSQL store on a private PostgreSQL server: each instance is a registry over its own
+ * {@link PostgresLockStore}, on its own Vert.x and its own reactive pool, connected through its own
+ * {@link FaultProxy}. The section log reads the server's {@code clock_timestamp()}, the clock of the store's leases,
+ * and asks the lock table whether a key is held under a section's token, both through a pool straight to the server.
+ */
+final class PostgresFaultFixture implements FaultFixture {
+
+    private static final String TABLE = "quarkus_lock";
+    /** Lost answers may begin anywhere but in a connection's start, whose loss no client can tell from a slow one. */
+    private static final FaultMix MIX = new FaultMix(FaultMix.Drops.ANSWER, PostgresFaultFixture::droppable, true);
+    /**
+     * Each instance's pool: one connection per worker (one more is the {@code LISTEN} connection, and an abandoned
+     * statement keeps its connection until its server process is gone), as Quarkus's default of 20 would allow.
+     */
+    private static final int POOL_SIZE = 10;
+    private static final String CLOCK = "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint";
+    /** Held as the store holds: an owner, and a lease running on the server's clock. */
+    private static final String HELD = "owner IS NOT NULL AND held_until > clock_timestamp()";
+    private static final String HOLDS = "SELECT EXISTS (SELECT 1 FROM " + TABLE
+            + " WHERE lock_key = $1 AND token = $2 AND " + HELD + ")";
+    private static final String LEFT = "SELECT convert_from(lock_key, 'UTF8') AS id, owner, token, held_until::text "
+            + "AS held_until FROM " + TABLE + " WHERE " + HELD;
+
+    private final List<FaultProxy> proxies = new ArrayList<>();
+    private final List<Vertx> vertxes = new ArrayList<>();
+    private final List<Pool> pools = new ArrayList<>();
+    private final List<StandaloneLockRegistry> registries = new ArrayList<>();
+    private PostgresServer server;
+    private String keyPrefix;
+    private Pool direct;
+    private ClockSectionLog log;
+    private RandomFaults faults;
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    @Override
+    public List<StandaloneLockRegistry> start(int instances, LockRegistrySettings settings) {
+        keyPrefix = settings.keyPrefix();
+        server = PostgresServer.start();
+        Vertx logVertx = Vertx.vertx();
+        vertxes.add(logVertx);
+        direct = pool(logVertx, server.port(), 8);
+        log = new ClockSectionLog(() -> direct.query(CLOCK).execute().map(rows -> rows.iterator().next().getLong(0)),
+                this::holds);
+        for (int i = 0; i < instances; i++) {
+            FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port(), WireProtocol.POSTGRESQL);
+            proxies.add(proxy);
+            Vertx vertx = Vertx.vertx();
+            vertxes.add(vertx);
+            // the first instance creates the table, before the others start
+            PostgresLockStore store = new PostgresLockStore(vertx, pool(vertx, proxy.port(), POOL_SIZE),
+                    new PostgresLockStoreSettings(PostgresTable.parse(TABLE), keyPrefix, i == 0, true,
+                            Duration.ofHours(1), settings.operationTimeout()));
+            registries.add(StandaloneLockRegistry.over(store, vertx).settings(settings).start());
+            if (i == 0) {
+                ProbeCheck.assertTheProbeReadsTheStore(registries.get(0), log, "PostgreSQL");
+            }
+        }
+        return List.copyOf(registries);
+    }
+
+    private Pool pool(Vertx vertx, int port, int size) {
+        Pool pool = PgBuilder.pool()
+                .connectingTo(PgConnectOptions.fromUri("postgresql://127.0.0.1:" + port + "/" + PostgresServer.DATABASE)
+                        .setUser(PostgresServer.SUPERUSER).setPassword(PostgresServer.SUPERUSER_PASSWORD))
+                .with(new PoolOptions().setMaxSize(size))
+                .using(io.vertx.mutiny.core.Vertx.newInstance(vertx)).build();
+        pools.add(pool);
+        return pool;
+    }
+
+    private static boolean droppable(Exchange exchange) {
+        return !"startup".equals(exchange.request());
+    }
+
+    private Uni<Boolean> holds(String key, long token) {
+        return direct.preparedQuery(HOLDS).execute(Tuple.tuple().addBuffer(id(key)).addLong(token))
+                .map(rows -> rows.iterator().next().getBoolean(0));
+    }
+
+    /** The key's row id, as the store writes it: the key prefix and the key, in UTF-8. */
+    private Buffer id(String key) {
+        return Buffer.buffer((keyPrefix + key).getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public SectionLog log() {
+        return log;
+    }
+
+    @Override
+    public void startFaults(long seed, FaultTimeline timeline) {
+        faults = RandomFaults.start(proxies, MIX, seed, timeline::add);
+    }
+
+    @Override
+    public void stopFaults() {
+        if (faults != null) {
+            faults.close();
+        }
+    }
+
+    @Override
+    public Map<String, Long> faultCounts() {
+        return faults == null ? Map.of() : faults.counts();
+    }
+
+    /**
+     * Lists every row of the lock table that is held (an owner, and a lease running on the server's clock).
+     */
+    @Override
+    public List<String> leftInStore(List<String> keys) {
+        List<String> left = new ArrayList<>();
+        for (Row row : direct.query(LEFT).execute().await().atMost(TIMEOUT)) {
+            left.add(row.getString("id") + " (owner " + row.getString("owner") + ", token " + row.getLong("token")
+                    + ", held until " + row.getString("held_until") + ")");
+        }
+        return left;
+    }
+
+    @Override
+    public void close() {
+        try {
+            stopFaults();
+            for (StandaloneLockRegistry registry : registries) {
+                registry.close();
+            }
+            for (Pool pool : pools) {
+                pool.close().await().atMost(TIMEOUT);
+            }
+            for (FaultProxy proxy : proxies) {
+                proxy.close();
+            }
+            for (Vertx vertx : vertxes) {
+                vertx.close().toCompletionStage().toCompletableFuture().join();
+            }
+        } finally {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+}
