@@ -57,6 +57,7 @@ final class PostgresFaultFixture implements FaultFixture {
     private final List<Vertx> vertxes = new ArrayList<>();
     private final List<Pool> pools = new ArrayList<>();
     private final List<StandaloneLockRegistry> registries = new ArrayList<>();
+    private final List<PostgresLockStore> stores = new ArrayList<>();
     private PostgresServer server;
     private String keyPrefix;
     private Pool direct;
@@ -86,6 +87,7 @@ final class PostgresFaultFixture implements FaultFixture {
             PostgresLockStore store = new PostgresLockStore(vertx, pool(vertx, proxy.port(), POOL_SIZE),
                     new PostgresLockStoreSettings(PostgresTable.parse(TABLE), keyPrefix, i == 0, true,
                             Duration.ofHours(1), settings.operationTimeout()));
+            stores.add(store);
             registries.add(StandaloneLockRegistry.over(store, vertx).settings(settings).start());
             if (i == 0) {
                 ProbeCheck.assertTheProbeReadsTheStore(registries.get(0), log, "PostgreSQL");
@@ -138,6 +140,22 @@ final class PostgresFaultFixture implements FaultFixture {
     @Override
     public Map<String, Long> faultCounts() {
         return faults == null ? Map.of() : faults.counts();
+    }
+
+    /**
+     * Waits until no instance has a statement waiting for its key's earlier ones, for a connection, or for its
+     * server process to end: an acquisition may be sent late, and its take-back after it.
+     */
+    @Override
+    public boolean awaitQuiet(Duration atMost) throws InterruptedException {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        while (stores.stream().anyMatch(store -> store.busyKeys() > 0)) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return true;
     }
 
     /**
