@@ -31,6 +31,25 @@ public final class RandomizedFaultRun {
     }
 
     /**
+     * For each violation, the overriding windows on its key that ended up to 15 s before it: a request that took
+     * effect after its window (a take-over sent late) shows as a violation that no window excuses.
+     */
+    private static void printOverridesNear(SectionChecker.Verdict verdict, List<OverrideWindow> windows, long origin) {
+        for (SectionChecker.Violation violation : verdict.violations) {
+            Section first = violation.first();
+            System.out.printf("overriding windows on %s up to 15 s before %s:%n", first.key(), first.id());
+            for (OverrideWindow window : windows) {
+                if (window.key().equals(first.key()) && window.to() >= first.start() - 15_000_000
+                        && window.from() <= first.start()) {
+                    System.out.printf("    %s %+.1f..%+.1f ms token %d: %s%n", window.handle(),
+                            (window.from() - origin) / 1000.0, (window.to() - origin) / 1000.0, window.token(),
+                            window.outcome());
+                }
+            }
+        }
+    }
+
+    /**
      * Runs, and closes the store whatever happens.
      *
      * @param store the store's binding
@@ -77,6 +96,7 @@ public final class RandomizedFaultRun {
             FaultRunReport report = new FaultRunReport(ran, took, operations.stoppedByDeadline(), operations.outcomes(),
                     store.faultCounts(), verdict, left, operations.handlesStillHolding());
             report.print(store.name(), settings, origin, timeline);
+            printOverridesNear(verdict, log.overridingWindows(), origin);
             return report;
         }
     }

@@ -50,6 +50,10 @@ final class PostgresFaultFixture implements FaultFixture {
     private static final String HELD = "owner IS NOT NULL AND held_until > clock_timestamp()";
     private static final String HOLDS = "SELECT EXISTS (SELECT 1 FROM " + TABLE
             + " WHERE lock_key = $1 AND token = $2 AND " + HELD + ")";
+    private static final String HOLDS_ROW = "SELECT EXISTS (SELECT 1 FROM " + TABLE
+            + " WHERE lock_key = $1 AND token = $2 AND " + HELD + "), (SELECT concat_ws(' ', 'owner', owner, 'token', "
+            + "token, 'until', held_until, 'changed', changed_at, 'now', clock_timestamp(), 'line', line) FROM " + TABLE
+            + " WHERE lock_key = $1)";
     private static final String LEFT = "SELECT convert_from(lock_key, 'UTF8') AS id, owner, token, held_until::text "
             + "AS held_until FROM " + TABLE + " WHERE " + HELD;
 
@@ -111,8 +115,15 @@ final class PostgresFaultFixture implements FaultFixture {
     }
 
     private Uni<Boolean> holds(String key, long token) {
-        return direct.preparedQuery(HOLDS).execute(Tuple.tuple().addBuffer(id(key)).addLong(token))
-                .map(rows -> rows.iterator().next().getBoolean(0));
+        return direct.preparedQuery(HOLDS_ROW).execute(Tuple.tuple().addBuffer(id(key)).addLong(token))
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    boolean held = row.getBoolean(0);
+                    if (!held) {
+                        System.out.printf("[probe] %s token %d not held: row %s%n", key, token, row.getString(1));
+                    }
+                    return held;
+                });
     }
 
     /** The key's row id, as the store writes it: the key prefix and the key, in UTF-8. */
