@@ -88,6 +88,20 @@ public interface FaultFixture extends AutoCloseable {
     }
 
     /**
+     * The store's own record of what changed a key, where the fixture keeps one (a diagnostic: an audit of the
+     * store's writes). The run prints it, with the sections and faults of the same span, for every violation. Empty
+     * by default.
+     *
+     * @param key a lock key of the run
+     * @param from the start of the span, microseconds on the store's clock
+     * @param to its end
+     * @return one event per change, in order: when, the instance that made it ({@code -1} if unknown), and what
+     */
+    default List<FaultTimeline.Event> storeChanges(String key, long from, long to) {
+        return List.of();
+    }
+
+    /**
      * @param keys the lock keys the run used
      * @return a description of every lock (and any other entry but fencing counters) still in the store; empty when
      *         nothing is left

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.tck.faults;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 import io.quarkiverse.lock.LockRegistry;
@@ -46,6 +47,55 @@ public final class RandomizedFaultRun {
                             window.outcome());
                 }
             }
+        }
+    }
+
+    /**
+     * For each violation, where the fixture keeps a record of the store's changes: those changes on its key from 3 s
+     * before it to its end, merged in time with the sections on that key and the faults injected meanwhile.
+     */
+    private static void printStoreChangesNear(FaultFixture store, SectionChecker.Verdict verdict,
+            List<Section> sections, FaultTimeline timeline, long origin) {
+        for (SectionChecker.Violation violation : verdict.violations) {
+            String key = violation.first().key();
+            long from = violation.from() - 3_000_000;
+            long to = violation.to();
+            List<FaultTimeline.Event> changes = store.storeChanges(key, from, to);
+            if (changes.isEmpty()) {
+                continue;
+            }
+            List<FaultTimeline.Event> merged = new ArrayList<>();
+            for (FaultTimeline.Event change : changes) {
+                merged.add(new FaultTimeline.Event(change.time(), change.instance(), "STORE " + change.what()));
+            }
+            for (Section section : sections) {
+                if (!section.key().equals(key)) {
+                    continue;
+                }
+                String name = section.id() + " " + section.operation() + " " + section.handle() + " token "
+                        + section.token();
+                addIn(merged, section.attempt(), section.instance(), "asked " + name, from, to);
+                addIn(merged, section.start(), section.instance(), "start " + name + " held "
+                        + section.heldAtStart(), from, to);
+                if (section.ended()) {
+                    addIn(merged, section.end(), section.instance(), "end " + name + " held " + section.heldAtEnd(),
+                            from, to);
+                }
+            }
+            merged.addAll(timeline.between(from, to));
+            merged.sort(Comparator.comparingLong(FaultTimeline.Event::time));
+            System.out.printf("store changes, sections and faults on %s around %s:%n", key, violation.first().id());
+            for (FaultTimeline.Event event : merged) {
+                System.out.printf("    %+.1f ms i%d %s%n", (event.time() - origin) / 1000.0, event.instance(),
+                        event.what().replace('\n', ' '));
+            }
+        }
+    }
+
+    private static void addIn(List<FaultTimeline.Event> events, long time, int instance, String what, long from,
+            long to) {
+        if (time >= from && time <= to) {
+            events.add(new FaultTimeline.Event(time, instance, what));
         }
     }
 
@@ -97,6 +147,7 @@ public final class RandomizedFaultRun {
                     store.faultCounts(), verdict, left, operations.handlesStillHolding());
             report.print(store.name(), settings, origin, timeline);
             printOverridesNear(verdict, log.overridingWindows(), origin);
+            printStoreChangesNear(store, verdict, sections, timeline, origin);
             return report;
         }
     }
