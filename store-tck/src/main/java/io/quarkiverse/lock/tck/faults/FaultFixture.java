@@ -72,6 +72,36 @@ public interface FaultFixture extends AutoCloseable {
     }
 
     /**
+     * Waits, once the operations ended and the faults stopped, until no instance has a store operation still waiting
+     * to be sent or settling (a store that orders its operations per key may send a late acquisition, and the
+     * take-back queued behind it, seconds after its caller gave up): the run then lets the longest lease run out,
+     * so that what {@link #leftInStore} finds is left for good, not a late grant whose take-back is still queued.
+     * Returns at once by default (a store that sends every operation as it is asked).
+     *
+     * @param atMost how long to wait
+     * @return {@code true} if every instance went quiet, {@code false} if one still had operations queued after
+     *         {@code atMost}
+     * @throws InterruptedException if interrupted while waiting
+     */
+    default boolean awaitQuiet(Duration atMost) throws InterruptedException {
+        return true;
+    }
+
+    /**
+     * The store's own record of what changed a key, where the fixture keeps one (a diagnostic: an audit of the
+     * store's writes). The run prints it, with the sections and faults of the same span, for every violation. Empty
+     * by default.
+     *
+     * @param key a lock key of the run
+     * @param from the start of the span, microseconds on the store's clock
+     * @param to its end
+     * @return one event per change, in order: when, the instance that made it ({@code -1} if unknown), and what
+     */
+    default List<FaultTimeline.Event> storeChanges(String key, long from, long to) {
+        return List.of();
+    }
+
+    /**
      * @param keys the lock keys the run used
      * @return a description of every lock (and any other entry but fencing counters) still in the store; empty when
      *         nothing is left

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.tck.faults;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 import io.quarkiverse.lock.LockRegistry;
@@ -24,8 +25,78 @@ public final class RandomizedFaultRun {
             .withOperationTimeout(Duration.ofSeconds(1));
     /** The longest lease, plus how long a waiter keeps its place in the Redis line after its last attempt. */
     private static final Duration SETTLE = Duration.ofSeconds(3).plusSeconds(2).plusMillis(500);
+    /** How long the stores' queued operations may take to drain once the faults stopped. */
+    private static final Duration QUIET = Duration.ofSeconds(60);
 
     private RandomizedFaultRun() {
+    }
+
+    /**
+     * For each violation, the overriding windows on its key that ended up to 15 s before it: a request that took
+     * effect after its window (a take-over sent late) shows as a violation that no window excuses.
+     */
+    private static void printOverridesNear(SectionChecker.Verdict verdict, List<OverrideWindow> windows, long origin) {
+        for (SectionChecker.Violation violation : verdict.violations) {
+            Section first = violation.first();
+            System.out.printf("overriding windows on %s up to 15 s before %s:%n", first.key(), first.id());
+            for (OverrideWindow window : windows) {
+                if (window.key().equals(first.key()) && window.to() >= first.start() - 15_000_000
+                        && window.from() <= first.start()) {
+                    System.out.printf("    %s %+.1f..%+.1f ms token %d: %s%n", window.handle(),
+                            (window.from() - origin) / 1000.0, (window.to() - origin) / 1000.0, window.token(),
+                            window.outcome());
+                }
+            }
+        }
+    }
+
+    /**
+     * For each violation, where the fixture keeps a record of the store's changes: those changes on its key from 3 s
+     * before it to its end, merged in time with the sections on that key and the faults injected meanwhile.
+     */
+    private static void printStoreChangesNear(FaultFixture store, SectionChecker.Verdict verdict,
+            List<Section> sections, FaultTimeline timeline, long origin) {
+        for (SectionChecker.Violation violation : verdict.violations) {
+            String key = violation.first().key();
+            long from = violation.from() - 3_000_000;
+            long to = violation.to();
+            List<FaultTimeline.Event> changes = store.storeChanges(key, from, to);
+            if (changes.isEmpty()) {
+                continue;
+            }
+            List<FaultTimeline.Event> merged = new ArrayList<>();
+            for (FaultTimeline.Event change : changes) {
+                merged.add(new FaultTimeline.Event(change.time(), change.instance(), "STORE " + change.what()));
+            }
+            for (Section section : sections) {
+                if (!section.key().equals(key)) {
+                    continue;
+                }
+                String name = section.id() + " " + section.operation() + " " + section.handle() + " token "
+                        + section.token();
+                addIn(merged, section.attempt(), section.instance(), "asked " + name, from, to);
+                addIn(merged, section.start(), section.instance(), "start " + name + " held "
+                        + section.heldAtStart(), from, to);
+                if (section.ended()) {
+                    addIn(merged, section.end(), section.instance(), "end " + name + " held " + section.heldAtEnd(),
+                            from, to);
+                }
+            }
+            merged.addAll(timeline.between(from, to));
+            merged.sort(Comparator.comparingLong(FaultTimeline.Event::time));
+            System.out.printf("store changes, sections and faults on %s around %s:%n", key, violation.first().id());
+            for (FaultTimeline.Event event : merged) {
+                System.out.printf("    %+.1f ms i%d %s%n", (event.time() - origin) / 1000.0, event.instance(),
+                        event.what().replace('\n', ' '));
+            }
+        }
+    }
+
+    private static void addIn(List<FaultTimeline.Event> events, long time, int instance, String what, long from,
+            long to) {
+        if (time >= from && time <= to) {
+            events.add(new FaultTimeline.Event(time, instance, what));
+        }
     }
 
     /**
@@ -63,6 +134,11 @@ public final class RandomizedFaultRun {
                 store.stopFaults();
             }
             Duration took = Duration.ofNanos(System.nanoTime() - started);
+            // The leases count from the last grant, which a store may make late, from a queue that drains only now.
+            if (!store.awaitQuiet(QUIET)) {
+                System.out.printf("The %s store still had operations queued %d s after the run%n", store.name(),
+                        QUIET.toSeconds());
+            }
             Thread.sleep(SETTLE.toMillis());
             List<String> left = store.leftInStore(keys);
             List<Section> sections = log.sections();
@@ -70,6 +146,8 @@ public final class RandomizedFaultRun {
             FaultRunReport report = new FaultRunReport(ran, took, operations.stoppedByDeadline(), operations.outcomes(),
                     store.faultCounts(), verdict, left, operations.handlesStillHolding());
             report.print(store.name(), settings, origin, timeline);
+            printOverridesNear(verdict, log.overridingWindows(), origin);
+            printStoreChangesNear(store, verdict, sections, timeline, origin);
             return report;
         }
     }

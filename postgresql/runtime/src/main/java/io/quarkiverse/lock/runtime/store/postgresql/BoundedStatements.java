@@ -36,6 +36,9 @@ import io.vertx.pgclient.PgException;
  */
 record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermination termination) {
 
+    /** The send-by time of a statement that may be sent whenever a connection is free. */
+    private static final long NO_DEADLINE = Long.MIN_VALUE;
+
     /**
      * Runs statements on the pool, terminating the abandoned ones from other connections of the same pool.
      *
@@ -53,7 +56,20 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
      *         it can no longer take effect (its server process ended)
      */
     Uni<RowSet<Row>> settled(Function<SqlConnection, Uni<RowSet<Row>>> statement) {
-        return Uni.createFrom().emitter(emitter -> new Attempt(statement, emitter, true).start());
+        return Uni.createFrom().emitter(emitter -> new Attempt(statement, emitter, true, NO_DEADLINE).start());
+    }
+
+    /**
+     * As {@link #settled}, for a statement that must not be sent once its caller was told it failed: one that has no
+     * connection yet when {@code sendByNanos} ({@link System#nanoTime()}) has passed is never sent, and fails with a
+     * {@link NotSentException}.
+     *
+     * @param sendByNanos until when the statement may be sent
+     * @param statement sends the statement on the connection it is given
+     * @return the rows; fails as {@link #settled} does, or with a {@link NotSentException}
+     */
+    Uni<RowSet<Row>> settledIfSentBy(long sendByNanos, Function<SqlConnection, Uni<RowSet<Row>>> statement) {
+        return Uni.createFrom().emitter(emitter -> new Attempt(statement, emitter, true, sendByNanos).start());
     }
 
     /**
@@ -62,7 +78,7 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
      *         is then ended in the background), for a statement nothing else waits for
      */
     Uni<RowSet<Row>> bounded(Function<SqlConnection, Uni<RowSet<Row>>> statement) {
-        return Uni.createFrom().emitter(emitter -> new Attempt(statement, emitter, false).start());
+        return Uni.createFrom().emitter(emitter -> new Attempt(statement, emitter, false, NO_DEADLINE).start());
     }
 
     /** Stops terminating abandoned statements: the application stops, so nothing waits for them any more. */
@@ -76,6 +92,8 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
         private final Function<SqlConnection, Uni<RowSet<Row>>> statement;
         private final UniEmitter<? super RowSet<Row>> emitter;
         private final boolean waitForSettling;
+        /** Until when ({@link System#nanoTime()}) the statement may be sent, or {@link #NO_DEADLINE}. */
+        private final long sendByNanos;
         /** Completes once the statement ended at the server, by itself or terminated. */
         private final CompletableFuture<Void> settled = new CompletableFuture<>();
         /** The connection carrying the statement and its timer, guarded by this, as are the flags. */
@@ -88,17 +106,32 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
         private boolean ended;
 
         Attempt(Function<SqlConnection, Uni<RowSet<Row>>> statement, UniEmitter<? super RowSet<Row>> emitter,
-                boolean waitForSettling) {
+                boolean waitForSettling, long sendByNanos) {
             this.statement = statement;
             this.emitter = emitter;
             this.waitForSettling = waitForSettling;
+            this.sendByNanos = sendByNanos;
         }
 
         void start() {
+            if (tooLate()) {
+                emitter.fail(new NotSentException());
+                return;
+            }
             pool.getConnection().subscribe().with(this::connected, this::notConnected);
         }
 
+        /** Whether the statement's time to be sent has passed: waiting for a connection may take seconds. */
+        private boolean tooLate() {
+            return sendByNanos != NO_DEADLINE && System.nanoTime() - sendByNanos >= 0;
+        }
+
         private void connected(SqlConnection taken) {
+            if (tooLate()) {
+                taken.closeAndForget();
+                emitter.fail(new NotSentException());
+                return;
+            }
             synchronized (this) {
                 connection = taken;
                 timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> timedOut());
@@ -218,6 +251,17 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
                 vertx.cancelTimer(running);
             }
             return true;
+        }
+    }
+
+    /** A statement was not sent: its caller had been told it failed before a connection was free for it. */
+    static final class NotSentException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        NotSentException() {
+            super("the statement was not sent: the operation timeout (quarkus.lock.operation-timeout) ran out before "
+                    + "it could be");
         }
     }
 

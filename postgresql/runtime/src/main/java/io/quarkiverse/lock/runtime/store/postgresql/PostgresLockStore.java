@@ -3,7 +3,6 @@ package io.quarkiverse.lock.runtime.store.postgresql;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
@@ -116,20 +115,20 @@ public final class PostgresLockStore extends OneStepReleaseStore {
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
         Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addLong(lease(leaseMillis));
-        return onRow(key, statements.takeOver(), arguments, true)
+        return overriding(key, statements.takeOver(), arguments)
                 .map(rows -> AcquireResult.acquired(rows.iterator().next().getLong(0)));
     }
 
     /**
-     * Frees the lock in one statement: the release, the take-back and the overriding release. An overriding release
-     * ({@code owner} {@code null}) whose caller gave up while it waited behind the key's earlier statements is never
-     * sent: sent later, it would free a lock granted since, to a holder that keeps working as if it held it.
+     * Frees the lock in one statement: the release, the take-back and the overriding release ({@code owner}
+     * {@code null}, sent as {@link #overriding} says).
      */
     @Override
     protected Uni<Boolean> free(String key, String owner) {
         Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addString(channel);
-        return onRow(key, statements.free(), arguments, owner == null)
-                .map(rows -> rows.size() > 0 && rows.iterator().next().getBoolean(0));
+        Uni<RowSet<Row>> freed = owner == null ? overriding(key, statements.free(), arguments)
+                : onRow(key, statements.free(), arguments);
+        return freed.map(rows -> rows.size() > 0 && rows.iterator().next().getBoolean(0));
     }
 
     @Override
@@ -217,14 +216,23 @@ public final class PostgresLockStore extends OneStepReleaseStore {
      * ({@link BoundedStatements#settled}), so the next one on the key, such as its take-back, is not held up for ever.
      */
     private Uni<RowSet<Row>> onRow(String key, String sql, Tuple arguments) {
-        return onRow(key, sql, arguments, false);
+        return ordered.run(key, () -> schema.ready()
+                .flatMap(ready -> bounded.settled(c -> c.preparedQuery(sql).execute(arguments))));
     }
 
-    /** {@code unlessGivenUp}: a statement whose caller gave up before it could be sent is not sent. */
-    private Uni<RowSet<Row>> onRow(String key, String sql, Tuple arguments, boolean unlessGivenUp) {
-        Supplier<Uni<RowSet<Row>>> statement = () -> schema.ready()
-                .flatMap(ready -> bounded.settled(c -> c.preparedQuery(sql).execute(arguments)));
-        return unlessGivenUp ? ordered.runUnlessGivenUp(key, statement) : ordered.run(key, statement);
+    /**
+     * {@link #onRow} for an overriding statement (a take-over, an overriding release), whose late effect would hit
+     * whoever holds the lock by then: once its caller has been told it failed, it is never sent. Sent later, it would
+     * take or free a lock granted since, from a holder that keeps working as if it held it. Its caller is told at the
+     * operation timeout, counted from this call on, or when it cancels; the statement waits meanwhile behind the
+     * key's earlier statements, whose settling may take seconds, and then for a connection of the pool.
+     */
+    private Uni<RowSet<Row>> overriding(String key, String sql, Tuple arguments) {
+        return Uni.createFrom().deferred(() -> {
+            long sendBy = System.nanoTime() + settings.operationTimeout().toNanos();
+            return ordered.runUnlessGivenUp(key, () -> schema.ready().flatMap(ready -> bounded
+                    .settledIfSentBy(sendBy, c -> c.preparedQuery(sql).execute(arguments))));
+        });
     }
 
     /** How many keys have a statement running or waiting in this instance. */
