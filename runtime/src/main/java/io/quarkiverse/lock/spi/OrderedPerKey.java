@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.spi;
 
+import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,7 +35,7 @@ public final class OrderedPerKey {
      * @return the operation's outcome; cancelling it does not cancel the operation, nor let the next one start early
      */
     public <T> Uni<T> run(String key, Supplier<Uni<T>> operation) {
-        return run(key, operation, false);
+        return run(key, operation, false, null);
     }
 
     /**
@@ -48,20 +49,41 @@ public final class OrderedPerKey {
      * @return the operation's outcome
      */
     public <T> Uni<T> runUnlessGivenUp(String key, Supplier<Uni<T>> operation) {
-        return run(key, operation, true);
+        return run(key, operation, true, null);
     }
 
-    private <T> Uni<T> run(String key, Supplier<Uni<T>> operation, boolean unlessGivenUp) {
+    /**
+     * As {@link #runUnlessGivenUp}, and not sent either once {@code sendWithin} has passed since it was subscribed:
+     * for an overriding operation whose caller the operation timeout fails without cancelling it (the registry's
+     * bound on every store operation), which would otherwise be sent whenever the operations before it end, long after
+     * its caller was told it failed.
+     *
+     * @param key the lock, as the store names it
+     * @param sendWithin how long after its subscription the operation may still be sent: the operation timeout
+     * @param operation sends the operation, once every earlier operation on that key has ended, unless its caller gave
+     *        up or its time to be sent ran out meanwhile
+     * @return the operation's outcome; fails with a {@link CancellationException} if it was not sent
+     */
+    public <T> Uni<T> runUnlessGivenUp(String key, Duration sendWithin, Supplier<Uni<T>> operation) {
+        return run(key, operation, true, sendWithin);
+    }
+
+    private <T> Uni<T> run(String key, Supplier<Uni<T>> operation, boolean unlessGivenUp, Duration sendWithin) {
         return Uni.createFrom().deferred(() -> {
+            long sendBy = sendWithin == null ? 0 : System.nanoTime() + sendWithin.toNanos();
             CompletableFuture<Void> ended = new CompletableFuture<>();
             CompletableFuture<Void> previous = lastOperation.put(key, ended);
             CompletableFuture<T> outcome = new CompletableFuture<>();
             // WAITING, then SENT or GIVEN_UP, whichever comes first: the send and the cancellation race.
             AtomicInteger state = new AtomicInteger(WAITING);
             Runnable send = () -> {
-                if (!state.compareAndSet(WAITING, SENT)) {
+                boolean late = sendWithin != null && System.nanoTime() - sendBy > 0
+                        && state.compareAndSet(WAITING, GIVEN_UP);
+                if (late || !state.compareAndSet(WAITING, SENT)) {
                     end(key, ended);
-                    outcome.completeExceptionally(new CancellationException("given up on before it was sent"));
+                    outcome.completeExceptionally(new CancellationException(late
+                            ? "not sent: its turn came after its caller's time ran out"
+                            : "given up on before it was sent"));
                     return;
                 }
                 Uni<T> sent;

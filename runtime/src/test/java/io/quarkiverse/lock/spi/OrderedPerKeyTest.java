@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -95,6 +96,33 @@ class OrderedPerKeyTest {
         next.awaitItem(TIMEOUT).assertItem("next");
         assertThat(started).as("a release whoever holds the lock, sent after its caller gave up, frees a later holder")
                 .containsExactly("slow", "next");
+        assertThat(ordered.busyKeys()).as("keys still marked busy").isZero();
+    }
+
+    @Test
+    void anOperationWhoseTurnComesAfterItsTimeIsNeverSent() throws InterruptedException {
+        CompletableFuture<String> slow = new CompletableFuture<>();
+        ordered.run("k", () -> {
+            started.add("slow");
+            return Uni.createFrom().completionStage(slow);
+        }).subscribe().with(ignored -> {
+        });
+        UniAssertSubscriber<Boolean> takeOver = ordered.runUnlessGivenUp("k", Duration.ofMillis(50), () -> {
+            started.add("take-over");
+            return Uni.createFrom().item(Boolean.TRUE);
+        }).subscribe().withSubscriber(UniAssertSubscriber.create());
+        UniAssertSubscriber<Boolean> inTime = ordered.runUnlessGivenUp("k", Duration.ofMinutes(1), () -> {
+            started.add("in time");
+            return Uni.createFrom().item(Boolean.TRUE);
+        }).subscribe().withSubscriber(UniAssertSubscriber.create());
+
+        Thread.sleep(100);
+        slow.complete("late");
+
+        takeOver.awaitFailure(TIMEOUT).assertFailedWith(CancellationException.class, "after its caller's time ran out");
+        inTime.awaitItem(TIMEOUT).assertItem(Boolean.TRUE);
+        assertThat(started).as("an overriding operation sent after its caller's time ran out hits a later holder")
+                .containsExactly("slow", "in time");
         assertThat(ordered.busyKeys()).as("keys still marked busy").isZero();
     }
 

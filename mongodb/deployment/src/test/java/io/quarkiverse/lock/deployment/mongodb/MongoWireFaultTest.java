@@ -268,6 +268,43 @@ class MongoWireFaultTest {
                 .as("the %s given up on before it was sent reached the store", overriding).isTrue();
     }
 
+    /**
+     * An overriding command whose operation timeout ran out while it waited behind the commands before it on its key
+     * is never sent either: the registry fails its caller at the timeout without cancelling it, and two commands ahead
+     * of it, each given up by the driver at the timeout, hold it back past its own.
+     */
+    @ParameterizedTest
+    @EnumSource(Overriding.class)
+    void anOverridingCommandWhoseTimeRanOutBeforeItWasSentNeverHitsALaterHolder(Overriding overriding)
+            throws InterruptedException {
+        String key = "timed-out-" + overriding + "-" + UUID.randomUUID();
+        String ahead = "ahead-" + UUID.randomUUID();
+        proxy.rule(exchange -> exchange.request() != null && exchange.request().contains(ahead)
+                ? Fault.delay(OPERATION_TIMEOUT.multipliedBy(3))
+                : Fault.pass());
+        for (int i = 0; i < 2; i++) {
+            store.release(key, ahead + "-" + i).subscribe().with(ignored -> {
+            }, ignored -> {
+            });
+        }
+        Thread.sleep(100);
+        overriding.send(store, key).subscribe().with(ignored -> {
+        }, ignored -> {
+        });
+        Thread.sleep(OPERATION_TIMEOUT.toMillis() + 200);
+
+        MongoLockStore other = new MongoLockStore(vertx, new ReactiveMongoClientImpl(driver).getDatabase("wire"),
+                new MongoLockStoreSettings("locks", "lock:", new Document("w", "majority"), false, true,
+                        OPERATION_TIMEOUT));
+        assertThat(await(other.tryAcquire(key, "later-holder", 30_000, false)).acquired())
+                .as("another instance takes the free lock").isTrue();
+
+        assertThat(await(store.release(key, "nobody-" + UUID.randomUUID())))
+                .as("a release queued after them, run once they ended").isFalse();
+        assertThat(await(other.isHeld(key, "later-holder")))
+                .as("the %s whose time ran out before it was sent reached the store", overriding).isTrue();
+    }
+
     /** The commands that act on a lock whoever holds it. */
     enum Overriding {
         FORCE_RELEASE {

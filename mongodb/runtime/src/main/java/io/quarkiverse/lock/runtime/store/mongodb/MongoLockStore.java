@@ -104,25 +104,26 @@ public final class MongoLockStore implements LockStore {
     }
 
     /**
-     * Takes the lock whoever holds it. A take-over whose caller gave up while it waited behind the lock's earlier
-     * commands is never sent: sent later, it would take a lock granted since from a holder that keeps working as if
-     * it held it.
+     * Takes the lock whoever holds it. A take-over whose caller gave up, or whose operation timeout ran out, while it
+     * waited behind the lock's earlier commands is never sent: sent later, it would take a lock granted since from a
+     * holder that keeps working as if it held it.
      */
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
         String id = id(key);
-        return ordered.runUnlessGivenUp(id, () -> unlessRefused(() -> grants.takeOver(id, owner, leaseMillis)));
+        return ordered.runUnlessGivenUp(id, settings.operationTimeout(),
+                () -> unlessRefused(() -> grants.takeOver(id, owner, leaseMillis)));
     }
 
     /**
-     * Frees the lock whoever holds it. Like {@link #takeOver}, it is never sent once its caller gave up on it while
-     * it waited behind the lock's earlier commands.
+     * Frees the lock whoever holds it. Like {@link #takeOver}, it is never sent once its caller gave up on it, or its
+     * operation timeout ran out, while it waited behind the lock's earlier commands.
      */
     @Override
     public Uni<Boolean> forceRelease(String key) {
         String id = id(key);
-        return ordered.runUnlessGivenUp(id, () -> unlessRefused(() -> release(id, MongoLockDocuments.held(id),
-                MongoLockDocuments.release())));
+        return ordered.runUnlessGivenUp(id, settings.operationTimeout(),
+                () -> unlessRefused(() -> release(id, MongoLockDocuments.held(id), MongoLockDocuments.release())));
     }
 
     /**
