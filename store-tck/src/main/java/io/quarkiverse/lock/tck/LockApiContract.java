@@ -152,7 +152,21 @@ public interface LockApiContract extends StoreFixture {
         assertThat(await(lock.release())).isTrue();
         assertThatThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofSeconds(Long.MAX_VALUE)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
+        assertThatThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofMillis(Long.MAX_VALUE)))
+                .as("a lease that counts in milliseconds, but whose end from now would overflow")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
         assertThat(lock.fencingToken()).isEmpty();
+    }
+
+    @Test
+    default void theLongestLeaseHoldsTheLock() {
+        String key = newKey("longest");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquire(Duration.ZERO, Duration.ofDays(36_500)))).isTrue();
+        assertThat(await(registry().obtain(key).acquireOnce())).as("another handle, under a 100-year lease").isFalse();
+        assertThat(await(holder.isAcquired())).isTrue();
+        assertThat(await(holder.release())).isTrue();
+        assertThat(await(registry().obtain(key).acquireOnce())).as("free once released").isTrue();
     }
 
     @Test

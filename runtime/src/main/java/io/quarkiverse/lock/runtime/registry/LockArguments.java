@@ -88,10 +88,17 @@ public final class LockArguments {
     }
 
     /**
+     * The longest lease and minimum hold: 100 years. Longer ones would overflow the stores' and the renewal's
+     * arithmetic (a lease of {@code Long.MAX_VALUE} ms ends, counted from now, in the past); a lock that must stay held
+     * until released is acquired for ever.
+     */
+    public static final Duration LONGEST = Duration.ofDays(36_500);
+
+    /**
      * @param lease the lease of an acquisition
      * @return the lease in milliseconds
-     * @throws IllegalArgumentException if it is {@code null}, not positive, shorter than a millisecond, or too long to
-     *         count in milliseconds
+     * @throws IllegalArgumentException if it is {@code null}, not positive, shorter than a millisecond, or longer than
+     *         {@link #LONGEST}
      */
     public static long requireLease(Duration lease) {
         if (lease == null) {
@@ -100,12 +107,10 @@ public final class LockArguments {
         if (lease.isNegative() || lease.isZero()) {
             throw new IllegalArgumentException("lease must be positive, but is " + lease);
         }
-        long millis;
-        try {
-            millis = lease.toMillis();
-        } catch (ArithmeticException tooLong) {
-            throw tooLongInMillis("lease", lease);
+        if (lease.compareTo(LONGEST) > 0) {
+            throw tooLong("lease", lease);
         }
+        long millis = lease.toMillis();
         if (millis == 0) {
             throw new IllegalArgumentException("lease must be at least 1 ms, but is " + lease);
         }
@@ -115,16 +120,15 @@ public final class LockArguments {
     /**
      * @param holdAtLeast how long after its acquisition a lock stays held
      * @return it in milliseconds, rounded up, so that a positive value never becomes zero
-     * @throws IllegalArgumentException if it is {@code null}, negative, or too long to count in milliseconds
+     * @throws IllegalArgumentException if it is {@code null}, negative, or longer than {@link #LONGEST}
      */
     public static long requireHoldAtLeast(Duration holdAtLeast) {
         requireNotNegative("holdAtLeast", holdAtLeast);
-        try {
-            long millis = holdAtLeast.toMillis();
-            return holdAtLeast.minusMillis(millis).isZero() ? millis : millis + 1;
-        } catch (ArithmeticException tooLong) {
-            throw tooLongInMillis("holdAtLeast", holdAtLeast);
+        if (holdAtLeast.compareTo(LONGEST) > 0) {
+            throw tooLong("holdAtLeast", holdAtLeast);
         }
+        long millis = holdAtLeast.toMillis();
+        return holdAtLeast.minusMillis(millis).isZero() ? millis : millis + 1;
     }
 
     /** Refuses, with an {@link IllegalArgumentException}, an argument {@code name} that is null or negative. */
@@ -138,9 +142,9 @@ public final class LockArguments {
     }
 
     /** The refusal of an argument {@code name} too long to count in milliseconds. */
-    private static IllegalArgumentException tooLongInMillis(String name, Duration duration) {
-        return new IllegalArgumentException(name + " must be at most " + Duration.ofMillis(Long.MAX_VALUE)
-                + ", but is " + duration);
+    private static IllegalArgumentException tooLong(String name, Duration duration) {
+        return new IllegalArgumentException(name + " must be at most " + LONGEST.toDays() + " days (" + LONGEST
+                + "; acquire for ever to hold until released), but is " + duration);
     }
 
     /**

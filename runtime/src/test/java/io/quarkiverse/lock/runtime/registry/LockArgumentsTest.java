@@ -90,6 +90,12 @@ class LockArgumentsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1 ms");
         assertThatThrownBy(() -> LockArguments.requireLease(Duration.ofSeconds(Long.MAX_VALUE)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease must be at most");
+        assertThatThrownBy(() -> LockArguments.requireLease(Duration.ofMillis(Long.MAX_VALUE)))
+                .as("a lease that fits in milliseconds but ends, counted from now, in the past")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease must be at most 36500 days");
+        assertThat(LockArguments.requireLease(LockArguments.LONGEST)).isEqualTo(LockArguments.LONGEST.toMillis());
+        assertThatThrownBy(() -> LockArguments.requireLease(LockArguments.LONGEST.plusMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("acquire for ever");
     }
 
     @Test
@@ -104,6 +110,8 @@ class LockArgumentsTest {
         assertThatThrownBy(() -> LockArguments.requireHoldAtLeast(Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holdAtLeast must not be negative");
         assertThatThrownBy(() -> LockArguments.requireHoldAtLeast(Duration.ofSeconds(Long.MAX_VALUE)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holdAtLeast must be at most");
+        assertThatThrownBy(() -> LockArguments.requireHoldAtLeast(Duration.ofMillis(Long.MAX_VALUE)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holdAtLeast must be at most");
 
         assertThat(LockArguments.requireLeaseCoversHold(2000, 2000)).isEqualTo(2000);
@@ -166,6 +174,8 @@ class LockArgumentsTest {
         assertThatThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofNanos(10)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
         assertThatThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofSeconds(Long.MAX_VALUE)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
+        assertThatThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofMillis(Long.MAX_VALUE)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
         assertThatThrownBy(() -> lock.acquireAndExecute(null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("action");
