@@ -30,6 +30,9 @@ public interface LockListingContract extends StoreFixture {
     /** A key prefix no other store of the suite uses, and that neither starts nor ends the suite's own. */
     String OTHER_PREFIX = "elsewhere:";
 
+    /** More pages than any listing of the suite needs: a listing that reads them never ends. */
+    int MOST_PAGES = 100_000;
+
     /**
      * Opens a store on the backend under test as {@link #newStore()} does, but with another key prefix; the caller
      * starts and closes it.
@@ -107,6 +110,7 @@ public interface LockListingContract extends StoreFixture {
             }
             cursor = page.next();
             pages++;
+            assertThat(pages).as("pages read, the listing must end").isLessThan(MOST_PAGES);
         } while (cursor != null);
 
         assertThat(pages).as("pages of at most 3 locks").isGreaterThan(2);
@@ -146,8 +150,10 @@ public interface LockListingContract extends StoreFixture {
     private static Map<String, HeldLock> listAll(LockStore store, int limit) {
         Map<String, HeldLock> listed = new HashMap<>();
         String cursor = null;
+        int pages = 0;
         do {
             LockPage page = await(store.listHeld(cursor, limit));
+            assertThat(++pages).as("pages read, the listing must end").isLessThan(MOST_PAGES);
             for (HeldLock lock : page.locks()) {
                 assertThat(listed.put(lock.key(), lock)).as("%s listed once", lock.key()).isNull();
             }
