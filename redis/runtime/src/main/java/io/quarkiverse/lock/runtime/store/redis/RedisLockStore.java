@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 
+import io.quarkiverse.lock.LockPage;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.spi.ReleaseListener;
@@ -88,7 +89,7 @@ public final class RedisLockStore implements LockStore {
         this.vertx = vertx;
         this.redis = redis;
         this.pipeline = new RedisCommandPipeline(redis, vertx,
-                List.of(ACQUIRE, RELEASE, RENEW, LEAVE, TAKE_OVER, FORCE_RELEASE));
+                List.of(ACQUIRE, RELEASE, RENEW, LEAVE, TAKE_OVER, FORCE_RELEASE, RedisListing.HELD));
         this.keyPrefix = settings.keyPrefix();
         this.fencingRetentionMillis = Long.toString(settings.fencingRetention().toMillis());
         this.releaseChannel = settings.releaseNotifications() ? keyPrefix + "released" : "";
@@ -173,6 +174,14 @@ public final class RedisLockStore implements LockStore {
     public Uni<Boolean> isHeld(String key, String owner) {
         return pipeline.send(Request.cmd(Command.GET).arg(keys(key).lock()))
                 .map(value -> value != null && owner.equals(value.toString()));
+    }
+
+    /**
+     * Lists one {@code SCAN} step of the store's keys ({@link RedisListing}).
+     */
+    @Override
+    public Uni<LockPage> listHeld(String cursor, int limit) {
+        return Uni.createFrom().deferred(() -> RedisListing.page(pipeline, keyPrefix, cursor, limit));
     }
 
     @Override
