@@ -36,6 +36,10 @@ import jakarta.interceptor.InterceptorBinding;
  * </ul>
  * When the lock is not acquired within the wait, the call fails with {@link CannotAcquireLockException} naming the
  * key, or, with {@link WhenBusy#SKIP}, completes without running the method ({@code null}, an empty {@code Multi}).
+ * When the store fails the acquisition, the call fails with {@link LockException}, except for a method that is also
+ * {@code @Scheduled}: that firing completes without running the method, whatever {@link #whenBusy()} says (logged at
+ * debug level, counted by the {@code quarkus.lock.skipped} meter with {@code reason=store_failure}), so that a store
+ * outage, logged once by the registry, does not make the scheduler log an error at every firing.
  * <p>
  * The locks are not reentrant. A {@code @Locked} method whose body calls another {@code @Locked} method on the same
  * key (directly, or while building its pipeline) gets an {@link IllegalStateException} for that call instead of

@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import jakarta.inject.Inject;
 
+import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -26,6 +27,10 @@ import io.smallrye.mutiny.Uni;
  * milliseconds before and after the acquisition: the lease began in between), and sleeps until it is killed;</li>
  * <li>{@code await <key> <leaseMillis>}: prints {@code WAITING}, waits up to 30 s for the lock, prints
  * {@code ACQUIRED <token> <epochMillis>}, releases it;</li>
+ * <li>{@code count <key> <counter> <sections> <fenced>}: runs {@code sections} sections one after another, each an
+ * increment of the Redis string {@code counter} done as a slow client does it ({@link FencedCounter}); prints
+ * {@code SECTION <token> OK} or {@code SECTION <token> LOST} (the section ended with {@code LockExpiredException}),
+ * then {@code DONE};</li>
  * <li>{@code schedule}: prints {@code SCHEDULING <epochMillis>} and runs until it is killed, while the scheduled jobs
  * of {@link ScheduledReport} that the configuration turns on run.</li>
  * </ul>
@@ -39,8 +44,11 @@ public class ContenderMain implements QuarkusApplication {
     @Inject
     ReactiveRedisDataSource redis;
 
+    @Inject
+    FencedCounter counter;
+
     @Override
-    public int run(String... args) throws InterruptedException {
+    public int run(String... args) throws Exception {
         switch (args[0]) {
             case "contend":
                 return contend(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
@@ -49,6 +57,8 @@ public class ContenderMain implements QuarkusApplication {
                 return hold(args[1], Duration.ofMillis(Long.parseLong(args[2])));
             case "await":
                 return await(args[1], Duration.ofMillis(Long.parseLong(args[2])));
+            case "count":
+                return count(args[1], args[2], Integer.parseInt(args[3]), Boolean.parseBoolean(args[4]));
             case "schedule":
                 System.out.println("SCHEDULING " + System.currentTimeMillis());
                 Quarkus.waitForExit();
@@ -92,6 +102,25 @@ public class ContenderMain implements QuarkusApplication {
         System.out.println("HOLDING " + lock.fencingToken().getAsLong() + " " + asked + " "
                 + System.currentTimeMillis());
         Thread.sleep(Duration.ofMinutes(10).toMillis());
+        return 0;
+    }
+
+    private int count(String key, String counterKey, int sections, boolean fenced) throws Exception {
+        ReactiveDistributedLock lock = locks.obtain(key).withLeaseRenewal(true);
+        for (int i = 0; i < sections; i++) {
+            long[] token = new long[1];
+            try {
+                lock.acquireAndExecute(Duration.ofSeconds(30), counter.increment(counterKey, () -> {
+                    token[0] = lock.fencingToken().getAsLong();
+                    return token[0];
+                }, fenced)).await().atMost(Duration.ofMinutes(1));
+                System.out.println("SECTION " + token[0] + " OK");
+            } catch (LockExpiredException lost) {
+                System.out.println("SECTION " + token[0] + " LOST");
+            }
+            counter.awaitLastWrite();
+        }
+        System.out.println("DONE");
         return 0;
     }
 

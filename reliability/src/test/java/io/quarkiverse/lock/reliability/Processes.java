@@ -81,6 +81,10 @@ final class Processes {
             return process.pid();
         }
 
+        boolean isAlive() {
+            return process.isAlive();
+        }
+
         String output() {
             synchronized (output) {
                 return String.join("\n", output);
@@ -136,8 +140,24 @@ final class Processes {
      * @return the list's entries, read with {@code redis-cli}
      */
     static List<String> readList(int port, String key) throws IOException, InterruptedException {
-        Process cli = new ProcessBuilder("redis-cli", "-c", "-p", Integer.toString(port), "--raw", "LRANGE", key, "0",
-                "-1").redirectErrorStream(true).start();
+        return redisCli(port, "LRANGE", key, "0", "-1");
+    }
+
+    /**
+     * @param port the Redis server's port
+     * @param key the string
+     * @return the string's value, read with {@code redis-cli}
+     * @throws IllegalStateException if the key holds nothing
+     */
+    static String readValue(int port, String key) throws IOException, InterruptedException {
+        return redisCli(port, "GET", key).stream().findFirst()
+                .orElseThrow(() -> new IllegalStateException("no value at " + key));
+    }
+
+    private static List<String> redisCli(int port, String... command) throws IOException, InterruptedException {
+        List<String> arguments = new ArrayList<>(List.of("redis-cli", "-c", "-p", Integer.toString(port), "--raw"));
+        arguments.addAll(List.of(command));
+        Process cli = new ProcessBuilder(arguments).redirectErrorStream(true).start();
         List<String> entries = new ArrayList<>();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(cli.getInputStream(),
                 StandardCharsets.UTF_8))) {

@@ -97,6 +97,21 @@ public interface LockStore {
     Uni<Boolean> renew(String key, String owner, long leaseMillis);
 
     /**
+     * Ends a hold later instead of now (a release that keeps the lock for its minimum hold): sets the lease of the
+     * lock to {@code leaseMillis} from now if, and only if, {@code owner} holds it, as {@link #renew} does, and no
+     * renewal of {@code owner} extends that lease afterwards, not even one sent earlier that reaches the store later.
+     * The default renews: right for a store whose commands on a lock reach it in the order they were sent.
+     *
+     * @param key the lock key
+     * @param owner the owner id
+     * @param leaseMillis how long the lock stays held from now, positive
+     * @return {@code true} if the lease was set, {@code false} if {@code owner} no longer holds the lock
+     */
+    default Uni<Boolean> releaseAfter(String key, String owner, long leaseMillis) {
+        return renew(key, owner, leaseMillis);
+    }
+
+    /**
      * @param key the lock key
      * @param owner the owner id
      * @return {@code true} if {@code owner} holds the lock now

@@ -1,7 +1,9 @@
 package io.quarkiverse.lock.spi;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import io.smallrye.mutiny.Uni;
@@ -20,6 +22,10 @@ import io.smallrye.mutiny.Uni;
  */
 public final class OrderedPerKey {
 
+    private static final int WAITING = 0;
+    private static final int SENT = 1;
+    private static final int GIVEN_UP = 2;
+
     private final ConcurrentHashMap<String, CompletableFuture<Void>> lastOperation = new ConcurrentHashMap<>();
 
     /**
@@ -28,11 +34,36 @@ public final class OrderedPerKey {
      * @return the operation's outcome; cancelling it does not cancel the operation, nor let the next one start early
      */
     public <T> Uni<T> run(String key, Supplier<Uni<T>> operation) {
+        return run(key, operation, false);
+    }
+
+    /**
+     * As {@link #run}, for an operation whose late effect would hit whoever holds the lock by then (an overriding
+     * release): cancelled before it was sent (its caller gave up, or its time ran out), it is never sent, and fails
+     * with a {@link CancellationException}; once sent, cancelling it changes nothing, as with {@link #run}.
+     *
+     * @param key the lock, as the store names it
+     * @param operation sends the operation, once every earlier operation on that key has ended, unless its caller gave
+     *        up meanwhile
+     * @return the operation's outcome
+     */
+    public <T> Uni<T> runUnlessGivenUp(String key, Supplier<Uni<T>> operation) {
+        return run(key, operation, true);
+    }
+
+    private <T> Uni<T> run(String key, Supplier<Uni<T>> operation, boolean unlessGivenUp) {
         return Uni.createFrom().deferred(() -> {
             CompletableFuture<Void> ended = new CompletableFuture<>();
             CompletableFuture<Void> previous = lastOperation.put(key, ended);
             CompletableFuture<T> outcome = new CompletableFuture<>();
+            // WAITING, then SENT or GIVEN_UP, whichever comes first: the send and the cancellation race.
+            AtomicInteger state = new AtomicInteger(WAITING);
             Runnable send = () -> {
+                if (!state.compareAndSet(WAITING, SENT)) {
+                    end(key, ended);
+                    outcome.completeExceptionally(new CancellationException("given up on before it was sent"));
+                    return;
+                }
                 Uni<T> sent;
                 try {
                     sent = operation.get();
@@ -54,13 +85,18 @@ public final class OrderedPerKey {
             } else {
                 previous.whenComplete((ignored, failure) -> send.run());
             }
-            return Uni.createFrom().<T> emitter(emitter -> outcome.whenComplete((item, failure) -> {
-                if (failure != null) {
-                    emitter.fail(failure);
-                } else {
-                    emitter.complete(item);
+            return Uni.createFrom().<T> emitter(emitter -> {
+                if (unlessGivenUp) {
+                    emitter.onTermination(() -> state.compareAndSet(WAITING, GIVEN_UP));
                 }
-            }));
+                outcome.whenComplete((item, failure) -> {
+                    if (failure != null) {
+                        emitter.fail(failure);
+                    } else {
+                        emitter.complete(item);
+                    }
+                });
+            });
         });
     }
 

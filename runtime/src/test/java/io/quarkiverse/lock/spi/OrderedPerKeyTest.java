@@ -15,7 +15,7 @@ import io.smallrye.mutiny.subscription.Cancellable;
 
 /**
  * Operations on one key start in subscription order, each after the one before it really ended, even when its caller
- * gave up; operations on other keys do not wait.
+ * gave up (but one given up on before it was sent, if asked); operations on other keys do not wait.
  */
 class OrderedPerKeyTest {
 
@@ -70,5 +70,52 @@ class OrderedPerKeyTest {
         failed.awaitFailure(TIMEOUT).assertFailedWith(IllegalStateException.class, "no connection");
         assertThat(ordered.run("k", () -> Uni.createFrom().item("next")).await().atMost(TIMEOUT)).isEqualTo("next");
         assertThat(ordered.busyKeys()).isZero();
+    }
+
+    @Test
+    void anOperationGivenUpOnBeforeItWasSentIsNeverSent() {
+        CompletableFuture<String> slow = new CompletableFuture<>();
+        ordered.run("k", () -> {
+            started.add("slow");
+            return Uni.createFrom().completionStage(slow);
+        }).subscribe().with(ignored -> {
+        });
+        UniAssertSubscriber<Boolean> forceRelease = ordered.runUnlessGivenUp("k", () -> {
+            started.add("force release");
+            return Uni.createFrom().item(Boolean.TRUE);
+        }).subscribe().withSubscriber(UniAssertSubscriber.create());
+        UniAssertSubscriber<String> next = ordered.run("k", () -> {
+            started.add("next");
+            return Uni.createFrom().item("next");
+        }).subscribe().withSubscriber(UniAssertSubscriber.create());
+
+        forceRelease.cancel();
+        slow.complete("late");
+
+        next.awaitItem(TIMEOUT).assertItem("next");
+        assertThat(started).as("a release whoever holds the lock, sent after its caller gave up, frees a later holder")
+                .containsExactly("slow", "next");
+        assertThat(ordered.busyKeys()).as("keys still marked busy").isZero();
+    }
+
+    @Test
+    void anOperationGivenUpOnOnceSentRunsToItsEnd() {
+        CompletableFuture<Boolean> release = new CompletableFuture<>();
+        Cancellable cancelled = ordered.runUnlessGivenUp("k", () -> {
+            started.add("force release");
+            return Uni.createFrom().completionStage(release);
+        }).subscribe().with(ignored -> {
+        });
+        UniAssertSubscriber<String> next = ordered.run("k", () -> {
+            started.add("next");
+            return Uni.createFrom().item("next");
+        }).subscribe().withSubscriber(UniAssertSubscriber.create());
+
+        cancelled.cancel();
+        assertThat(started).as("the next operation must wait for the one sent").containsExactly("force release");
+
+        release.complete(Boolean.TRUE);
+        next.awaitItem(TIMEOUT).assertItem("next");
+        assertThat(started).containsExactly("force release", "next");
     }
 }

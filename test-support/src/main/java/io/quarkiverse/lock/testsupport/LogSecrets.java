@@ -34,9 +34,25 @@ public final class LogSecrets {
      *         record of level {@code DEBUG} or above held {@code secret}
      */
     public static QuarkusUnitTest searchedForSecret(QuarkusUnitTest app, String secret) {
+        return searchedForSecret(app, secret, records -> {
+        });
+    }
+
+    /**
+     * As {@link #searchedForSecret(QuarkusUnitTest, String)}, with more checks of the same records (a
+     * {@code QuarkusUnitTest} takes one check of its records).
+     *
+     * @param app the test application
+     * @param secret the text no record may hold
+     * @param alsoChecked run on the records after the search for the secret passed
+     * @return {@code app}, for more configuration; its tests fail with an {@link AssertionError} after they ran if a
+     *         record of level {@code DEBUG} or above held {@code secret}, or if {@code alsoChecked} threw
+     */
+    public static QuarkusUnitTest searchedForSecret(QuarkusUnitTest app, String secret,
+            Consumer<List<LogRecord>> alsoChecked) {
         return app.overrideConfigKey("quarkus.log.category.\"io.quarkiverse.lock\".level", "DEBUG")
                 .setLogRecordPredicate(RECORDS)
-                .assertLogRecords(neverLogged(secret));
+                .assertLogRecords(neverLogged(secret).andThen(alsoChecked));
     }
 
     /**

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -181,6 +182,24 @@ public final class RedisServer implements AutoCloseable {
      */
     public static RedisServer at(int port) {
         return new RedisServer(port, null);
+    }
+
+    /**
+     * Kills the server ({@code SIGKILL}), a crash of its host as the server sees it: nothing is written on the way
+     * out, so only what it persisted before survives. Returns once it no longer answers.
+     *
+     * @throws IllegalStateException if its process id is unknown, the signal could not be sent, or it still answers
+     *         after 10 s
+     */
+    public void kill() {
+        ProcessSignals.send("-KILL", List.of(pid));
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (isRunning()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("redis-server " + pid + " still answers 10 s after SIGKILL");
+            }
+            Pause.sleep(20);
+        }
     }
 
     /**

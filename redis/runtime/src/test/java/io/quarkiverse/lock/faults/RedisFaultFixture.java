@@ -4,20 +4,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
-import io.quarkiverse.lock.LockType;
-import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.store.redis.RedisLockStore;
 import io.quarkiverse.lock.spi.LockRegistrySettings;
 import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.quarkiverse.lock.tck.faults.FaultFixture;
 import io.quarkiverse.lock.tck.faults.FaultTimeline;
-import io.quarkiverse.lock.tck.faults.Section;
+import io.quarkiverse.lock.tck.faults.ProbeCheck;
 import io.quarkiverse.lock.tck.faults.SectionLog;
 import io.quarkiverse.lock.testsupport.RedisServer;
-import io.quarkiverse.lock.testsupport.proxy.FaultCounts;
+import io.quarkiverse.lock.testsupport.proxy.FaultMix;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
+import io.quarkiverse.lock.testsupport.proxy.RandomFaults;
 import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.vertx.UniHelper;
@@ -43,7 +41,7 @@ final class RedisFaultFixture implements FaultFixture {
     private Vertx logVertx;
     private Redis logClient;
     private RedisSectionLog log;
-    private RedisFaults faults;
+    private RandomFaults faults;
 
     @Override
     public String name() {
@@ -67,27 +65,8 @@ final class RedisFaultFixture implements FaultFixture {
             RedisLockStore store = new RedisLockStore(vertx, redis, keyPrefix, Duration.ofHours(1).toMillis(), true);
             registries.add(StandaloneLockRegistry.over(store, vertx).settings(settings).start());
         }
-        checkProbe(registries.get(0));
+        ProbeCheck.assertTheProbeReadsTheStore(registries.get(0), log, "Redis");
         return List.copyOf(registries);
-    }
-
-    /**
-     * Checks that the log's probe reads the store's keys: it must see a real acquisition held, and then released.
-     */
-    private void checkProbe(StandaloneLockRegistry registry) {
-        ReactiveDistributedLock lock = registry.obtain("probe-check", LockType.SINGLE_ENTRANT);
-        if (!lock.acquireOnce().await().atMost(TIMEOUT)) {
-            throw new IllegalStateException("Could not acquire the probe check's lock");
-        }
-        long token = lock.fencingToken().orElseThrow();
-        int whileHeld = log.start("probe-check", token).await().atMost(TIMEOUT).held();
-        lock.release().await().atMost(TIMEOUT);
-        int afterRelease = log.start("probe-check", token).await().atMost(TIMEOUT).held();
-        if (whileHeld != Section.HELD || afterRelease != Section.NOT_HELD) {
-            throw new IllegalStateException("The section log's probe does not read the Redis store's keys (held: "
-                    + whileHeld + ", after release: " + afterRelease + "): update RedisSectionLog to the store's "
-                    + "key layout");
-        }
     }
 
     @Override
@@ -97,8 +76,7 @@ final class RedisFaultFixture implements FaultFixture {
 
     @Override
     public void startFaults(long seed, FaultTimeline timeline) {
-        faults = new RedisFaults(proxies, seed, timeline);
-        faults.start();
+        faults = RandomFaults.start(proxies, FaultMix.REDIS, seed, timeline::add);
     }
 
     @Override
@@ -110,31 +88,7 @@ final class RedisFaultFixture implements FaultFixture {
 
     @Override
     public Map<String, Long> faultCounts() {
-        long drops = 0;
-        long delays = 0;
-        long cuts = 0;
-        long replacements = 0;
-        long swallowedBytes = 0;
-        for (FaultProxy proxy : proxies) {
-            FaultCounts counts = proxy.counts();
-            drops += counts.drops();
-            delays += counts.delays();
-            cuts += counts.cuts();
-            replacements += counts.replacements();
-            swallowedBytes += counts.swallowedBytes();
-        }
-        Map<String, Long> counts = new TreeMap<>();
-        counts.put("delayed replies (pub/sub messages included)", delays);
-        counts.put("delayed pub/sub messages", faults == null ? 0 : faults.pushDelays());
-        counts.put("cut connections", cuts);
-        counts.put("dropped replies", drops);
-        counts.put("replaced replies", replacements);
-        counts.put("swallowed bytes", swallowedBytes);
-        counts.put("swallow episodes", faults == null ? 0 : faults.swallows.get());
-        counts.put("cut-all episodes", faults == null ? 0 : faults.cutAlls.get());
-        counts.put("delay-and-cut storms", faults == null ? 0 : faults.storms.get());
-        counts.put("pub/sub lag episodes", faults == null ? 0 : faults.pushLags.get());
-        return counts;
+        return faults == null ? Map.of() : faults.counts();
     }
 
     @Override

@@ -16,10 +16,12 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.InvalidLockKeyException;
+import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.Locked;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.observe.LockObserver.SkipReason;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.registry.LockArguments;
 import io.quarkus.arc.ArcInvocationContext;
@@ -87,32 +89,42 @@ public class LockedInterceptor {
     }
 
     /**
-     * The recovery of a skipped call is attached only to methods that skip when busy: each Mutiny operator captures
-     * and restores the caller's context (SmallRye Context Propagation), a cost every call would pay for nothing.
+     * The recovery of a skipped call is attached only to methods that may skip (when busy, or as scheduled jobs when
+     * the store fails): each Mutiny operator captures and restores the caller's context (SmallRye Context
+     * Propagation), a cost every call would pay for nothing.
      */
     private Uni<Object> lockUni(LockedMethod method, String key, Uni<Object> body) {
-        if (!method.skipWhenBusy) {
+        if (!method.maySkip()) {
             return Uni.createFrom().deferred(() -> obtain(method, key).acquireAndExecute(method.wait, method.lease, body));
         }
-        return Uni.createFrom().deferred(() -> obtain(method, key)
-                .acquireAndExecute(method.wait, method.lease, body)
-                .onFailure(failure -> method.skips(failure, key)).recoverWithUni(() -> {
-                    skipped(method, key);
-                    return Uni.createFrom().nullItem();
-                }));
+        return Uni.createFrom().deferred(() -> {
+            BodyStart start = new BodyStart();
+            return obtain(method, key).acquireAndExecute(method.wait, method.lease, start.marking(body))
+                    .onFailure(failure -> skips(method, key, failure, start)).recoverWithUni(failure -> {
+                        skipped(method, key, failure);
+                        return Uni.createFrom().nullItem();
+                    });
+        });
     }
 
     private Multi<Object> lockMulti(LockedMethod method, String key, Multi<Object> body) {
-        if (!method.skipWhenBusy) {
+        if (!method.maySkip()) {
             return Multi.createFrom()
                     .deferred(() -> obtain(method, key).acquireAndExecuteMany(method.wait, method.lease, body));
         }
-        return Multi.createFrom().deferred(() -> obtain(method, key)
-                .acquireAndExecuteMany(method.wait, method.lease, body)
-                .onFailure(failure -> method.skips(failure, key)).recoverWithMulti(() -> {
-                    skipped(method, key);
-                    return Multi.createFrom().empty();
-                }));
+        return Multi.createFrom().deferred(() -> {
+            BodyStart start = new BodyStart();
+            return obtain(method, key).acquireAndExecuteMany(method.wait, method.lease, start.marking(body))
+                    .onFailure(failure -> skips(method, key, failure, start)).recoverWithMulti(failure -> {
+                        skipped(method, key, failure);
+                        return Multi.createFrom().empty();
+                    });
+        });
+    }
+
+    /** @return {@code true} if the call skips its method on this failure: its acquisition failed so that it skips */
+    private static boolean skips(LockedMethod method, String key, Throwable failure, BodyStart start) {
+        return !start.started() && method.skipReason(failure, key) != null;
     }
 
     /** The key is checked here, where the method and its template are known, so that a refused key names them. */
@@ -128,10 +140,20 @@ public class LockedInterceptor {
                 .withHoldAtLeast(method.holdAtLeast);
     }
 
-    /** Tells the log and the metrics that a call skipped its method because another owner held the lock. */
-    private void skipped(LockedMethod method, String key) {
-        LOG.debugf("Skipped @Locked method %s: lock '%s' is held by another owner", method.name, key);
-        locks.observer().skipped(method.metricsName, key);
+    /**
+     * Tells the log and the metrics that a call skipped its method because of this failure of its lock, one for which
+     * {@link LockedMethod#skipReason} is not {@code null}. A store failure is not logged above debug level here: the
+     * registry logs the store's outage once, however many scheduled firings it skips.
+     */
+    private void skipped(LockedMethod method, String key, Throwable failure) {
+        SkipReason reason = method.skipReason(failure, key);
+        if (reason == SkipReason.BUSY) {
+            LOG.debugf("Skipped @Locked method %s: lock '%s' is held by another owner", method.name, key);
+        } else {
+            LOG.debugf("Skipped scheduled @Locked method %s: the lock store failed on lock '%s': %s", method.name, key,
+                    failure.getMessage());
+        }
+        locks.observer().skipped(method.metricsName, key, reason);
     }
 
     private Object lockBlocking(InvocationContext context, LockedMethod method, String key) throws Exception {
@@ -140,8 +162,12 @@ public class LockedInterceptor {
                     + "so it must not be called on an event-loop thread: make it return Uni, or run it on a worker "
                     + "thread (@Blocking, @RunOnVirtualThread)");
         }
+        BodyStart start = method.maySkip() ? new BodyStart() : null;
         try {
             return obtain(method, key).toBlocking().acquireAndExecute(method.wait, method.lease, () -> {
+                if (start != null) {
+                    start.mark();
+                }
                 LockedCallChain.enter(key);
                 try {
                     return context.proceed();
@@ -149,12 +175,12 @@ public class LockedInterceptor {
                     LockedCallChain.leave(key);
                 }
             });
-        } catch (CannotAcquireLockException busy) {
-            if (method.skips(busy, key)) {
-                skipped(method, key);
+        } catch (CannotAcquireLockException | LockException failure) {
+            if (start != null && skips(method, key, failure, start)) {
+                skipped(method, key, failure);
                 return null;
             }
-            throw busy;
+            throw failure;
         }
     }
 

@@ -22,8 +22,11 @@ import io.quarkiverse.lock.spi.LockStore;
  * <li>{@code quarkus.lock.wait} (timer, tagged {@code result} {@code acquired} or {@code not_acquired});</li>
  * <li>{@code quarkus.lock.hold} (timer, from acquisition to release);</li>
  * <li>{@code quarkus.lock.lease.expired} (leases that ran out while held), {@code quarkus.lock.lease.renewals};</li>
- * <li>{@code quarkus.lock.skipped} ({@code @Locked(whenBusy = SKIP)} calls that did not run their method);</li>
- * <li>{@code quarkus.lock.store.errors} (tagged {@code operation}).</li>
+ * <li>{@code quarkus.lock.skipped} ({@code @Locked} calls that did not run their method, tagged {@code reason}
+ * {@code busy} or {@code store_failure});</li>
+ * <li>{@code quarkus.lock.store.errors} (tagged {@code operation});</li>
+ * <li>{@code quarkus.lock.store.outages} (tagged {@code store} only: outages of the store, each counted once when it
+ * starts).</li>
  * </ul>
  * Meters are created once per lock name and reused.
  */
@@ -34,6 +37,7 @@ public class MicrometerLockObserver implements LockObserver {
     private final String store;
     private final ConcurrentHashMap<String, Meters> meters = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> storeErrors = new ConcurrentHashMap<>();
+    private final Counter storeOutages;
 
     /**
      * @param registry the application's meter registry
@@ -43,6 +47,9 @@ public class MicrometerLockObserver implements LockObserver {
     public MicrometerLockObserver(MeterRegistry registry, LockStore store) {
         this.registry = registry;
         this.store = store.name();
+        this.storeOutages = counter("quarkus.lock.store.outages",
+                "Outages of the lock store: times its operations started failing after it had answered",
+                Tags.of("store", this.store));
     }
 
     @Override
@@ -56,8 +63,9 @@ public class MicrometerLockObserver implements LockObserver {
     }
 
     @Override
-    public void skipped(String name, String key) {
-        meters(name).skipped.increment();
+    public void skipped(String name, String key, SkipReason reason) {
+        Meters lock = meters(name);
+        (reason == SkipReason.BUSY ? lock.skippedBusy : lock.skippedOnStoreFailure).increment();
     }
 
     @Override
@@ -87,6 +95,11 @@ public class MicrometerLockObserver implements LockObserver {
                 Tags.of("lock", name, "store", store, "operation", operation))).increment();
     }
 
+    @Override
+    public void storeOutageStarted() {
+        storeOutages.increment();
+    }
+
     private Meters meters(String name) {
         return meters.computeIfAbsent(name, this::register);
     }
@@ -103,8 +116,10 @@ public class MicrometerLockObserver implements LockObserver {
                 timer("quarkus.lock.hold", "How long locks were held", tags),
                 counter("quarkus.lock.lease.expired", "Leases that ran out while held", tags),
                 counter("quarkus.lock.lease.renewals", "Lease renewals that kept the lock", tags),
-                counter("quarkus.lock.skipped",
-                        "@Locked(whenBusy = SKIP) calls that did not run: another owner held the lock", tags));
+                counter("quarkus.lock.skipped", "@Locked calls that did not run their method",
+                        tags.and("reason", SkipReason.BUSY.tag())),
+                counter("quarkus.lock.skipped", "@Locked calls that did not run their method",
+                        tags.and("reason", SkipReason.STORE_FAILURE.tag())));
     }
 
     private Counter counter(String meter, String description, Tags tags) {
@@ -116,7 +131,8 @@ public class MicrometerLockObserver implements LockObserver {
     }
 
     private record Meters(Counter attempts, Counter acquired, Counter notAcquired, Timer waitAcquired,
-            Timer waitNotAcquired, Timer hold, Counter leaseExpired, Counter renewals, Counter skipped) {
+            Timer waitNotAcquired, Timer hold, Counter leaseExpired, Counter renewals, Counter skippedBusy,
+            Counter skippedOnStoreFailure) {
 
         /** Counts an attempt that ended with the lock ({@code got} true) or without it, and times its wait. */
         void attempted(boolean got, long waitNanos) {

@@ -39,13 +39,15 @@ public interface LockObserver {
     }
 
     /**
-     * A {@code @Locked(whenBusy = SKIP)} call did not run its method because another owner held the lock (its
-     * acquisition was reported by {@link #notAcquired} before).
+     * A {@code @Locked} call did not run its method: another owner held the lock and the method skips when busy (its
+     * acquisition was reported by {@link #notAcquired} before), or the store failed and the method is a scheduled job
+     * (the failure was reported by {@link #storeFailed} before).
      *
      * @param name the method's metrics name (its key template)
      * @param key the lock key
+     * @param reason why the method did not run
      */
-    default void skipped(String name, String key) {
+    default void skipped(String name, String key, SkipReason reason) {
     }
 
     /**
@@ -87,5 +89,41 @@ public interface LockObserver {
      * @param operation what failed: {@code acquire}, {@code release}, {@code renew}, {@code check}, ...
      */
     default void storeFailed(String name, String key, String operation) {
+    }
+
+    /**
+     * The store failed after it had answered: an outage started. Told once per outage, whatever the number of
+     * operations that fail in it.
+     */
+    default void storeOutageStarted() {
+    }
+
+    /**
+     * The store answered again after an outage.
+     *
+     * @param outageNanos how long the outage lasted
+     */
+    default void storeOutageEnded(long outageNanos) {
+    }
+
+    /**
+     * Why a {@code @Locked} call did not run its method.
+     */
+    enum SkipReason {
+        /** Another owner held the lock for the whole wait. */
+        BUSY("busy"),
+        /** The store failed (or did not answer in time) while the call tried to acquire the lock. */
+        STORE_FAILURE("store_failure");
+
+        private final String tag;
+
+        SkipReason(String tag) {
+            this.tag = tag;
+        }
+
+        /** @return the value of the {@code reason} tag of the {@code quarkus.lock.skipped} meter */
+        public String tag() {
+            return tag;
+        }
     }
 }

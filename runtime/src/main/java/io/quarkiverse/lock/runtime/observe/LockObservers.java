@@ -34,8 +34,8 @@ public final class LockObservers {
             }
 
             @Override
-            public void skipped(String name, String key) {
-                all.forEach(observer -> observer.skipped(name, key));
+            public void skipped(String name, String key, SkipReason reason) {
+                all.forEach(observer -> observer.skipped(name, key, reason));
             }
 
             @Override
@@ -56,6 +56,16 @@ public final class LockObservers {
             @Override
             public void storeFailed(String name, String key, String operation) {
                 all.forEach(observer -> observer.storeFailed(name, key, operation));
+            }
+
+            @Override
+            public void storeOutageStarted() {
+                all.forEach(LockObserver::storeOutageStarted);
+            }
+
+            @Override
+            public void storeOutageEnded(long outageNanos) {
+                all.forEach(observer -> observer.storeOutageEnded(outageNanos));
             }
         };
     }

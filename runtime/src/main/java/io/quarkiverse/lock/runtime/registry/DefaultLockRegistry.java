@@ -55,7 +55,8 @@ public final class DefaultLockRegistry implements LockRegistry {
             LocalLockStates states, Vertx vertx, LockObserver observer) {
         this.store = store;
         LockStore bounded = store.answersAtOnce() ? store
-                : new TimeBoundedLockStore(store, settings.operationTimeout(), vertx, this::takeBackLateAnswer);
+                : new TimeBoundedLockStore(store, settings.operationTimeout(), vertx, this::takeBackLateAnswer,
+                        new StoreOutage(store.name(), observer, System::nanoTime));
         this.services = new LockServices(bounded, states, waitStrategy, vertx, observer, settings.defaultLease(),
                 settings.defaultWait());
         this.defaultOptions = new HandleOptions[LockType.values().length];

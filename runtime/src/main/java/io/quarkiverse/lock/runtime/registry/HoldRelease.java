@@ -9,8 +9,9 @@ import io.smallrye.mutiny.Uni;
 /**
  * Ends a handle's hold. The last entry of a hold ends it in the store at once (compare and delete), unless the lock
  * must stay held until some time after its acquisition ({@code withHoldAtLeast}) and that time has not come yet: then
- * the lease in the store is set to what remains of it (compare and renew), so the store frees the lock by itself at
- * that moment, even if this application stops or dies first; no local timer is involved. Either way the hold is over
+ * the lease in the store is set to what remains of it ({@link LockStore#releaseAfter}, compare and renew, which no
+ * renewal still on its way can extend), so the store frees the lock by itself at that moment, even if this application stops or
+ * dies first; no local timer is involved. Either way the hold is over
  * for the handle at once: its renewal stops, and it may acquire again (getting the lock only once the store freed it).
  * <p>
  * The store call is sent at once and is not cancelled by cancelling the returned {@link Uni} (a cancelled caller must
@@ -46,7 +47,7 @@ final class HoldRelease {
         long keepMillis = keepMillis(held, holdAtLeastMillis);
         String key = handle.getLockKey();
         LockServices services = handle.services();
-        Uni<Boolean> ended = keepMillis > 0 ? services.boundedStore().renew(key, held.owner(), keepMillis)
+        Uni<Boolean> ended = keepMillis > 0 ? services.boundedStore().releaseAfter(key, held.owner(), keepMillis)
                 : services.boundedStore().release(key, held.owner());
         Uni<Boolean> sent = ended
                 .onFailure().invoke(failure -> {

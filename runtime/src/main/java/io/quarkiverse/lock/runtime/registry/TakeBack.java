@@ -10,7 +10,9 @@ import io.smallrye.mutiny.Uni;
  * or its reply was lost, late or failed), or one whose release could not reach the store. The store may have granted
  * it without the caller knowing, and such a grant would stay until its lease ends (for ever, for a lock acquired
  * forever), so a take-back that fails is tried again, with growing pauses, for as long as the grant could still be
- * live: its lease from now, or ten minutes for a lock without lease, after which an error names the key.
+ * live: its lease from now, or ten minutes for a lock without lease. Then a grant with a lease has run out (it started
+ * before the take-back did), so giving up is logged at debug level; for a lock without lease, an error names the key,
+ * since a grant would stay.
  * <p>
  * A take-back names the acquisition's own owner id, so it never frees a hold of another acquisition, and it is sent
  * after the acquisition's own command on the same connection (or on a new one after that one was lost), so the store
@@ -27,13 +29,15 @@ final class TakeBack {
     private final String key;
     private final String owner;
     private final long deadlineNanos;
+    private final boolean withoutLease;
     private long pauseMillis = FIRST_PAUSE_MILLIS;
 
     private TakeBack(LockServices services, String key, String owner, long leaseMillis) {
         this.services = services;
         this.key = key;
         this.owner = owner;
-        long retryMillis = leaseMillis == LockStore.NO_EXPIRY ? NO_EXPIRY_RETRY_MILLIS : leaseMillis;
+        this.withoutLease = leaseMillis == LockStore.NO_EXPIRY;
+        long retryMillis = withoutLease ? NO_EXPIRY_RETRY_MILLIS : leaseMillis;
         this.deadlineNanos = System.nanoTime() + retryMillis * 1_000_000;
     }
 
@@ -75,8 +79,13 @@ final class TakeBack {
 
     private void retryLater(Throwable failure) {
         if (System.nanoTime() - deadlineNanos >= 0) {
+            if (!withoutLease) {
+                LOG.debugf("Stopped taking back lock '%s' (%s): any grant to the acquisition that gave up has run out",
+                        key, failure.getMessage());
+                return;
+            }
             LOG.errorf("Could not take back lock '%s' from an acquisition that gave up (%s); if the store granted it, "
-                    + "it stays held until its lease ends, or until an overriding handle releases it", key,
+                    + "it stays held until an overriding handle releases it", key,
                     failure.getMessage());
             return;
         }

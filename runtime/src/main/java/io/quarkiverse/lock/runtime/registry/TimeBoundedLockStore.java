@@ -31,14 +31,20 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
     private final long timeoutMillis;
     private final Vertx vertx;
     private final LateAnswers lateAnswers;
+    private final StoreOutage outage;
 
-    /** {@code timeout}: how long an operation may take, positive. */
-    TimeBoundedLockStore(LockStore delegate, Duration timeout, Vertx vertx, LateAnswers lateAnswers) {
+    /**
+     * @param timeout how long an operation may take, positive
+     * @param outage told of each operation's answer, failure or timeout
+     */
+    TimeBoundedLockStore(LockStore delegate, Duration timeout, Vertx vertx, LateAnswers lateAnswers,
+            StoreOutage outage) {
         super(delegate);
         this.timeout = timeout;
         this.timeoutMillis = Math.max(1, timeout.toMillis());
         this.vertx = vertx;
         this.lateAnswers = lateAnswers;
+        this.outage = outage;
     }
 
     /** What to do with an acquisition that the store completed after it had timed out. */
@@ -51,47 +57,52 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
 
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
-        return bounded(delegate.tryAcquire(key, owner, leaseMillis, waiting), lateTakeBack(key, owner, leaseMillis));
+        return bounded("acquire", delegate.tryAcquire(key, owner, leaseMillis, waiting), lateTakeBack(key, owner, leaseMillis));
     }
 
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
-        return bounded(delegate.takeOver(key, owner, leaseMillis), lateTakeBack(key, owner, leaseMillis));
+        return bounded("take over", delegate.takeOver(key, owner, leaseMillis), lateTakeBack(key, owner, leaseMillis));
     }
 
     @Override
     public Uni<Boolean> forceRelease(String key) {
-        return bounded(delegate.forceRelease(key), null);
+        return bounded("force release", delegate.forceRelease(key), null);
     }
 
     @Override
     public Uni<Boolean> takeBack(String key, String owner) {
-        return bounded(delegate.takeBack(key, owner), null);
+        return bounded("take back", delegate.takeBack(key, owner), null);
     }
 
     @Override
     public Uni<Boolean> release(String key, String owner) {
-        return bounded(delegate.release(key, owner), null);
+        return bounded("release", delegate.release(key, owner), null);
     }
 
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-        return bounded(delegate.renew(key, owner, leaseMillis), null);
+        return bounded("renew", delegate.renew(key, owner, leaseMillis), null);
+    }
+
+    @Override
+    public Uni<Boolean> releaseAfter(String key, String owner, long leaseMillis) {
+        return bounded("release", delegate.releaseAfter(key, owner, leaseMillis), null);
     }
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        return bounded(delegate.isHeld(key, owner), null);
+        return bounded("check", delegate.isHeld(key, owner), null);
     }
 
     @Override
     public Uni<LockPage> listHeld(String cursor, int limit) {
-        return bounded(delegate.listHeld(cursor, limit), null);
+        return bounded("list", delegate.listHeld(cursor, limit), null);
     }
 
     @Override
     public Uni<Void> ping() {
-        return bounded(delegate.ping(), null);
+        return bounded("ping", delegate.ping(), null);
     }
 
     private Runnable lateTakeBack(String key, String owner, long leaseMillis) {
@@ -101,13 +112,16 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
     /**
      * Races the operation against a Vert.x timer, cancelled (and forgotten) as soon as the operation answers, so a
      * high rate of operations keeps no pending timeouts in memory. The caller's cancellation cancels the operation,
-     * and so does the timeout unless the operation is an acquisition (see the class comment).
+     * and so does the timeout unless the operation is an acquisition (see the class comment). The answer, failure or
+     * timeout is told to the {@link StoreOutage}; a late answer is not.
      *
+     * @param operation the operation's name, as a verb, for the log
      * @param afterLateAnswer {@code null} to cancel the operation when it times out; otherwise it is left to run, and
      *        this runs when it completes (with an item or a failure) after the timeout
      */
-    private <T> Uni<T> bounded(Uni<T> operation, Runnable afterLateAnswer) {
+    private <T> Uni<T> bounded(String name, Uni<T> operation, Runnable afterLateAnswer) {
         return Uni.createFrom().emitter(emitter -> {
+            long sent = outage.sending();
             AtomicBoolean answered = new AtomicBoolean();
             AtomicBoolean timedOut = new AtomicBoolean();
             AtomicReference<Cancellable> running = new AtomicReference<>();
@@ -121,7 +135,9 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
                         }
                     }
                     delegate.noAnswer(timeout);
-                    emitter.fail(new StoreTimeoutException(timeout));
+                    StoreTimeoutException noAnswer = new StoreTimeoutException(timeout);
+                    outage.failed(name, noAnswer);
+                    emitter.fail(noAnswer);
                 }
             });
             emitter.onTermination(() -> {
@@ -136,6 +152,7 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
             Cancellable call = operation.subscribe().with(item -> {
                 if (answered.compareAndSet(false, true)) {
                     vertx.cancelTimer(timer);
+                    outage.answered(sent);
                     emitter.complete(item);
                 } else if (timedOut.get() && afterLateAnswer != null) {
                     afterLateAnswer.run();
@@ -143,6 +160,7 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
             }, failure -> {
                 if (answered.compareAndSet(false, true)) {
                     vertx.cancelTimer(timer);
+                    outage.failed(name, failure);
                     emitter.fail(failure);
                 } else if (timedOut.get() && afterLateAnswer != null) {
                     afterLateAnswer.run();

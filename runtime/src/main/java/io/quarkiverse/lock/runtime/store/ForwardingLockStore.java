@@ -60,6 +60,11 @@ public abstract class ForwardingLockStore implements LockStore {
     }
 
     @Override
+    public Uni<Boolean> releaseAfter(String key, String owner, long leaseMillis) {
+        return delegate.releaseAfter(key, owner, leaseMillis);
+    }
+
+    @Override
     public Uni<Boolean> isHeld(String key, String owner) {
         return delegate.isHeld(key, owner);
     }

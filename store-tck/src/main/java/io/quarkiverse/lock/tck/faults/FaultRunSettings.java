@@ -7,8 +7,9 @@ import java.util.Set;
 
 /**
  * The size of a randomized fault run, read from system properties: {@code -Dfaults.seed=} (the seed, printed by every
- * run), {@code -Dfaults.operations=} (how many operations, 20,000 by default) and {@code -Dfaults.soak=true} (a much
- * longer run: 400,000 operations by default, up to two hours). To narrow a failure down, {@code -Dfaults.without=}
+ * run), {@code -Dfaults.operations=} (how many operations: 20,000 by default, fewer where a store's binding asks for
+ * fewer) and {@code -Dfaults.soak=true} (a much longer run: 400,000 operations by default, up to two hours). To narrow a
+ * failure down, {@code -Dfaults.without=}
  * leaves operations out (names of {@link FaultOperation}, comma-separated) and
  * {@code -Dfaults.inject=false} runs without network faults.
  *
@@ -28,11 +29,24 @@ public record FaultRunSettings(long seed, int operations, boolean soak, int inst
     /** The seed when none is given. */
     public static final long DEFAULT_SEED = 20_261_130L;
 
+    /** How many operations a run makes when none is asked for, unless its store's binding says otherwise. */
+    public static final int DEFAULT_OPERATIONS = 20_000;
+
     /**
-     * @return the settings the system properties ask for
+     * @return the settings the system properties ask for, with {@link #DEFAULT_OPERATIONS} operations unless told
      * @throws IllegalArgumentException if {@code faults.without} names no operation
      */
     public static FaultRunSettings fromSystemProperties() {
+        return fromSystemProperties(DEFAULT_OPERATIONS);
+    }
+
+    /**
+     * @param defaultOperations how many operations a run that is not a soak makes unless {@code faults.operations}
+     *        says: fewer for a store whose operations are slower, so that its run in CI stays short
+     * @return the settings the system properties ask for
+     * @throws IllegalArgumentException if {@code faults.without} names no operation
+     */
+    public static FaultRunSettings fromSystemProperties(int defaultOperations) {
         boolean soak = Boolean.getBoolean("faults.soak");
         Set<FaultOperation> without = EnumSet.noneOf(FaultOperation.class);
         for (String name : System.getProperty("faults.without", "").split(",")) {
@@ -41,7 +55,7 @@ public record FaultRunSettings(long seed, int operations, boolean soak, int inst
             }
         }
         return new FaultRunSettings(Long.getLong("faults.seed", DEFAULT_SEED),
-                Integer.getInteger("faults.operations", soak ? 400_000 : 20_000), soak, 4, 10, 6,
+                Integer.getInteger("faults.operations", soak ? 400_000 : defaultOperations), soak, 4, 10, 6,
                 soak ? Duration.ofHours(2) : Duration.ofMinutes(4), without,
                 Boolean.parseBoolean(System.getProperty("faults.inject", "true")));
     }

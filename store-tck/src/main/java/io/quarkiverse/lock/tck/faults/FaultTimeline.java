@@ -19,8 +19,7 @@ public final class FaultTimeline {
      * @param what what was done
      */
     public void add(int instance, String what) {
-        Instant now = Instant.now();
-        events.add(new Event(now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000, instance, what));
+        events.add(new Event(ClockSectionLog.micros(Instant.now()), instance, what));
     }
 
     /**

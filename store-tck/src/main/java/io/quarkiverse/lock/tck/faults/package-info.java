@@ -8,8 +8,10 @@
  * <p>
  * A store binds it with a {@link io.quarkiverse.lock.tck.faults.FaultFixture} (its instances, its section log, its
  * faults) and one test that calls {@link io.quarkiverse.lock.tck.faults.RandomizedFaultRun#run}. A store whose server
- * cannot be asked who holds a lock logs on a clock of this JVM with
- * {@link io.quarkiverse.lock.tck.faults.ClockSectionLog}. The run's seed and size come from system properties
+ * cannot stamp and probe in one atomic step logs with {@link io.quarkiverse.lock.tck.faults.ClockSectionLog}, on the
+ * clock of its leases and with a {@link io.quarkiverse.lock.tck.faults.HoldProbe} that asks the store who holds;
+ * {@link io.quarkiverse.lock.tck.faults.ProbeCheck} checks the probe against a real hold before the run. The run's
+ * seed and size come from system properties
  * ({@link io.quarkiverse.lock.tck.faults.FaultRunSettings}), and every run prints the seed that replays it.
  */
 package io.quarkiverse.lock.tck.faults;

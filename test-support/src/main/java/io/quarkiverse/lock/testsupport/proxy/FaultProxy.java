@@ -5,12 +5,16 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 /**
  * A TCP proxy that injects faults between a real client and a real server, for tests: it listens on a free port of
@@ -19,9 +23,11 @@ import java.util.concurrent.atomic.LongAdder;
  * replace that reply, or cut the connection at it. It can also make the open connections silently dead
  * ({@link #swallow(boolean)}) or close them all ({@link #cutAll()}).
  * <p>
- * Requests always reach the server as they come (unless the connection is swallowed or cut): faults act on replies,
- * so the server has applied every request whose reply is dropped, delayed, replaced or cut. Each connection uses
- * three threads (requests, replies, delivery); the proxy one more to accept connections. Close it when done.
+ * Requests reach the server as they come (unless the connection is swallowed or cut, or holds its requests): faults
+ * act on replies, so the server has applied every request whose reply is dropped, delayed, replaced or cut. A request
+ * can also be held in the network ({@link #holdRequests(Predicate)}) and delivered later ({@link #deliverHeld()}),
+ * after its client gave up. Each connection uses three threads (requests, replies, delivery); the proxy one more to
+ * accept connections. Close it when done.
  *
  * <pre>
  * try (FaultProxy proxy = FaultProxy.start("127.0.0.1", redis.port(), WireProtocol.REDIS)) {
@@ -36,12 +42,14 @@ public final class FaultProxy implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(FaultProxy.class.getName());
     private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
+    private static final int HELD_ANSWER_TIMEOUT_MILLIS = 5_000;
 
     private final String targetHost;
     private final int targetPort;
     private final WireProtocol protocol;
     private final ServerSocket listener;
     private final List<FaultRule> rules = new CopyOnWriteArrayList<>();
+    private final List<Predicate<String>> holds = new CopyOnWriteArrayList<>();
     private final Set<ProxiedConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger lastConnection = new AtomicInteger();
     private final LongAdder drops = new LongAdder();
@@ -128,6 +136,67 @@ public final class FaultProxy implements AutoCloseable {
      */
     public void clearRules() {
         rules.clear();
+    }
+
+    /**
+     * Holds requests in the network, as TCP segments stuck on a lossy path (to be retransmitted later) or kept by a
+     * middlebox: from the first request that {@code request} matches on a connection, that request and every later
+     * one on the same connection are kept from the server, in order, until {@link #deliverHeld()}. The client sees no
+     * reply, and may time out and close its socket meanwhile; the server side of that connection then stays open,
+     * receives the held requests at delivery, and ends once the server answered them (replies nobody reads).
+     *
+     * @param request asked about each request not yet held, with its readable text as {@link Exchange#request()}
+     *        shows it on {@link WireProtocol#MONGODB} ({@code ?} on the other protocols); {@code true} to hold it
+     * @return this proxy
+     * @throws IllegalArgumentException if {@code request} is {@code null}
+     */
+    public FaultProxy holdRequests(Predicate<String> request) {
+        if (request == null) {
+            throw new IllegalArgumentException("A request hold must not be null");
+        }
+        holds.add(request);
+        return this;
+    }
+
+    /**
+     * @return how many requests the proxy holds now, on every connection (those whose client is gone included)
+     */
+    public int heldRequests() {
+        int count = 0;
+        for (ProxiedConnection connection : connections) {
+            count += connection.heldRequests();
+        }
+        return count;
+    }
+
+    /**
+     * Delivers every held request to the server, in the order each connection's client sent them, stops holding (the
+     * holds given to {@link #holdRequests(Predicate)} are removed, and requests pass from now on), and waits until the
+     * server answered each delivered request.
+     *
+     * @return {@code true} if the server answered every delivered request within 5 seconds, {@code false} otherwise
+     */
+    public boolean deliverHeld() {
+        holds.clear();
+        List<CountDownLatch> answers = new ArrayList<>();
+        for (ProxiedConnection connection : connections) {
+            CountDownLatch answered = connection.deliverHeld();
+            if (answered != null) {
+                answers.add(answered);
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HELD_ANSWER_TIMEOUT_MILLIS);
+        try {
+            for (CountDownLatch answered : answers) {
+                if (!answered.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                    return false;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -236,6 +305,15 @@ public final class FaultProxy implements AutoCloseable {
             return;
         }
         connection.start("fault-proxy-" + port() + "-c" + connection.id());
+    }
+
+    boolean holds(String request) {
+        for (Predicate<String> hold : holds) {
+            if (hold.test(request)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     Fault decide(Exchange exchange) {

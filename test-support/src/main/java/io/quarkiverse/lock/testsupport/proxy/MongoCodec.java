@@ -51,6 +51,11 @@ final class MongoCodec implements WireCodec {
         return new Reply(in.takeFrame(), request, describe(message), request == null);
     }
 
+    @Override
+    public String requestText(byte[] request) {
+        return describe(ByteBuffer.wrap(request).order(ByteOrder.LITTLE_ENDIAN));
+    }
+
     /**
      * Writes the replaced reply's requestID and responseTo into the replacement's header.
      */

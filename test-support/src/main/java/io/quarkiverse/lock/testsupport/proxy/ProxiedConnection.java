@@ -4,7 +4,10 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,6 +17,10 @@ import java.util.function.ToIntFunction;
  * One client connection and its connection to the server, pumped by three threads: one forwards requests to the
  * server, one reads replies and asks the proxy's rules about each, and one delivers them to the client when due. The
  * delivery queue keeps replies in order, so a delayed reply holds back the ones after it.
+ * <p>
+ * From a request the proxy holds on, the connection keeps what the client sends instead of forwarding it, until
+ * {@link #deliverHeld()}. If the client ends its side meanwhile, the server side stays open for the held requests, and
+ * ends once the server answered them.
  */
 final class ProxiedConnection {
 
@@ -31,6 +38,13 @@ final class ProxiedConnection {
     private volatile boolean serverClosed;
     private volatile boolean swallowed;
     private volatile Thread deliverer;
+    /** Guards the writes to the server and what is held. */
+    private final Object serverWrites = new Object();
+    private final List<byte[]> held = new ArrayList<>();
+    private OutputStream serverOut;
+    private boolean holding;
+    private volatile boolean clientGone;
+    private volatile CountDownLatch heldAnswers;
 
     ProxiedConnection(int id, Socket client, Socket server, WireCodec codec, FaultProxy proxy) {
         this.id = id;
@@ -97,15 +111,49 @@ final class ProxiedConnection {
         return true;
     }
 
+    /**
+     * @return how many requests the connection holds now
+     */
+    int heldRequests() {
+        synchronized (serverWrites) {
+            return held.size();
+        }
+    }
+
+    /**
+     * Sends the held requests to the server, in the order the client sent them, and forwards the client's requests
+     * from now on. If the client ended its side meanwhile, the server side ends once the server answered them.
+     *
+     * @return counts down as the server answers each of them; {@code null} if nothing was held
+     */
+    CountDownLatch deliverHeld() {
+        synchronized (serverWrites) {
+            if (!holding) {
+                return null;
+            }
+            holding = false;
+            heldAnswers = new CountDownLatch(held.size());
+            try {
+                for (byte[] request : held) {
+                    serverOut.write(request);
+                }
+                serverOut.flush();
+            } catch (IOException e) {
+                failed("held requests", e);
+            }
+            held.clear();
+            return heldAnswers;
+        }
+    }
+
     private void forwardRequests() {
         try {
             FrameInput in = new FrameInput(client.getInputStream());
-            OutputStream out = new BufferedOutputStream(server.getOutputStream());
+            synchronized (serverWrites) {
+                serverOut = new BufferedOutputStream(server.getOutputStream());
+            }
             pump(in, codec::readRequest, request -> request.length, request -> {
-                out.write(request);
-                if (!in.hasBuffered()) {
-                    out.flush();
-                }
+                forward(request, !in.hasBuffered());
                 return true;
             });
         } catch (IOException e) {
@@ -113,6 +161,35 @@ final class ProxiedConnection {
                 return;
             }
             failed("requests", e);
+        }
+        clientEnded();
+    }
+
+    /** Sends one request to the server, or keeps it when the connection holds (or this request starts holding). */
+    private void forward(byte[] request, boolean flush) throws IOException {
+        synchronized (serverWrites) {
+            if (!holding && proxy.holds(codec.requestText(request))) {
+                holding = true;
+                serverOut.flush();
+            }
+            if (holding) {
+                held.add(request);
+                return;
+            }
+            serverOut.write(request);
+            if (flush) {
+                serverOut.flush();
+            }
+        }
+    }
+
+    /** The client ended its side: the connection closes, unless requests are held for the server. */
+    private void clientEnded() {
+        synchronized (serverWrites) {
+            if (holding) {
+                clientGone = true;
+                return;
+            }
         }
         close();
     }
@@ -187,6 +264,13 @@ final class ProxiedConnection {
      * @return {@code false} if the connection was cut
      */
     private boolean handle(WireCodec.Reply reply) {
+        CountDownLatch answers = heldAnswers;
+        if (answers != null && !reply.push()) {
+            answers.countDown();
+        }
+        if (clientGone) {
+            return answeredAfterClientGone(answers);
+        }
         Fault fault = proxy.decide(new Exchange(id, reply.request(), reply.text(), reply.push()));
         long now = System.nanoTime();
         if (fault instanceof Fault.Delay delay) {
@@ -205,6 +289,19 @@ final class ProxiedConnection {
             deliveries.add(new Delivery(reply.frame(), now));
         }
         return true;
+    }
+
+    /**
+     * A reply to a held request whose client is gone: nobody reads it.
+     *
+     * @return {@code false} once the server answered every held request, and the connection is closed
+     */
+    private boolean answeredAfterClientGone(CountDownLatch answers) {
+        if (answers == null || answers.getCount() > 0) {
+            return true;
+        }
+        close();
+        return false;
     }
 
     /** Closes the server side now, and the client side once the replies before this point are delivered. */

@@ -28,6 +28,15 @@ interface WireCodec {
     Reply readReply(FrameInput in) throws IOException;
 
     /**
+     * @param request a request's frame, as {@link #readRequest(FrameInput)} returned it
+     * @return its readable text, as {@link Exchange#request()} shows it; {@code ?} where this protocol does not tell
+     *         (a request's text may be known only with the messages after it)
+     */
+    default String requestText(byte[] request) {
+        return "?";
+    }
+
+    /**
      * Fits a replacement frame to the reply it replaces, where the protocol names the request in the reply.
      *
      * @param replacement the frame a rule chose

@@ -32,6 +32,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 
 import io.quarkiverse.lock.testsupport.OwnedMongoServer;
+import io.quarkiverse.lock.testsupport.Pause;
 
 /**
  * The fault proxy between the MongoDB sync driver and the in-process MongoDB wire server: replies are paired with
@@ -153,6 +154,23 @@ class MongoFaultProxyTest {
         assertThat(proxy.counts().swallowedBytes()).isPositive();
         proxy.swallow(false);
         assertThat(proxy.counts().faults()).isZero();
+    }
+
+    @Test
+    void holdRequestsKeepsACommandFromTheServerUntilDeliveredAfterItsClientClosedTheConnection() {
+        proxy.holdRequests(request -> request.startsWith("{\"insert\": \"held\""));
+        assertThatThrownBy(() -> docs(client, "held").insertOne(new Document("_id", 1)))
+                .isInstanceOf(MongoSocketReadTimeoutException.class);
+        assertThat(proxy.heldRequests()).isEqualTo(1);
+        assertThat(docs(SERVER.direct(), "held").countDocuments()).as("not at the server yet").isZero();
+        client.close();
+
+        assertThat(proxy.deliverHeld()).as("the server answered the held insert").isTrue();
+
+        assertThat(docs(SERVER.direct(), "held").countDocuments()).as("applied at delivery").isEqualTo(1);
+        Pause.until(() -> proxy.openConnections() == 0, Duration.ofSeconds(5),
+                "the held connection stayed open after the server answered");
+        assertThat(proxy.heldRequests()).isZero();
     }
 
     /** An OP_MSG whose only section is the body {@code document}; the proxy fills in its requestID and responseTo. */

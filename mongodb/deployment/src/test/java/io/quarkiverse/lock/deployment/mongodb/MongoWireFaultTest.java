@@ -37,6 +37,7 @@ import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStore;
 import io.quarkiverse.lock.runtime.store.mongodb.MongoLockStoreSettings;
 import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
+import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.testsupport.OwnedMongoServer;
 import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkiverse.lock.testsupport.proxy.Exchange;
@@ -52,7 +53,8 @@ import io.vertx.core.Vertx;
  * reply of a command that grants a lock is dropped after the server applied it, comes after the operation timeout, or
  * carries a {@code writeConcernError}. On every lock type the acquisition fails with {@code LockException} within the
  * operation timeout, afterwards no lock stays held that no handle tracks, and the next fencing token is above the one
- * the lost grant took. A command whose reply never comes does not stall the later operations on its lock.
+ * the lost grant took. A command whose reply never comes does not stall the later operations on its lock. A grant
+ * command held on its way until after its acquisition failed and was taken back grants nothing when it arrives.
  * <p>
  * A plain JUnit test: the registry, its store, a Vert.x instance and the Quarkus reactive MongoDB client are made
  * here, as a second instance of an application would have them, so that the proxy sits between the client and the
@@ -69,6 +71,7 @@ class MongoWireFaultTest {
     private FaultProxy proxy;
     private Vertx vertx;
     private com.mongodb.reactivestreams.client.MongoClient driver;
+    private MongoLockStore store;
     private DefaultLockRegistry registry;
 
     @BeforeEach
@@ -81,7 +84,7 @@ class MongoWireFaultTest {
                 .build());
         LockSettings settings = new LockSettings(Duration.ofSeconds(30), Duration.ofSeconds(5), Duration.ofSeconds(1),
                 "lock:", false, OPERATION_TIMEOUT);
-        MongoLockStore store = new MongoLockStore(vertx, new ReactiveMongoClientImpl(driver).getDatabase("wire"),
+        store = new MongoLockStore(vertx, new ReactiveMongoClientImpl(driver).getDatabase("wire"),
                 new MongoLockStoreSettings("locks", "lock:", new Document("w", "majority"), false, true,
                         OPERATION_TIMEOUT));
         registry = new DefaultLockRegistry(store, settings, new BackoffWaitStrategy(vertx), new LocalLockStates(),
@@ -159,6 +162,81 @@ class MongoWireFaultTest {
         assertThat(await(next.acquireOnce())).as("the same instance acquires the same lock").isTrue();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(OPERATION_TIMEOUT.multipliedBy(2));
         assertThat(await(next.release())).isTrue();
+    }
+
+    @Test
+    void aGrantHeldInTheNetworkUntilAfterItsTakeBackCannotTakeTheLock() {
+        String key = "held-" + UUID.randomUUID();
+        long before = acquireAndRelease(key, LockType.SINGLE_ENTRANT);
+
+        assertAGrantHeldUntilAfterItsTakeBackLeavesTheLockFree(key, request -> grantRequest(request, key));
+
+        assertThat(((Number) document(key).get("token")).longValue()).as("no token taken by the late grant")
+                .isEqualTo(before);
+        ReactiveDistributedLock next = registry.obtain(key);
+        assertThat(await(next.acquireOnce())).isTrue();
+        assertThat(next.fencingToken().getAsLong()).isGreaterThan(before);
+        assertThat(await(next.release())).isTrue();
+    }
+
+    @Test
+    void theFirstGrantOfAKeyHeldInTheNetworkUntilAfterItsTakeBackCannotTakeTheLock() {
+        String key = "held-first-" + UUID.randomUUID();
+
+        assertAGrantHeldUntilAfterItsTakeBackLeavesTheLockFree(key,
+                request -> grantRequest(request, key) && request.contains("\"upsert\": true"));
+
+        ReactiveDistributedLock next = registry.obtain(key);
+        assertThat(await(next.acquireOnce())).isTrue();
+        assertThat(await(next.release())).isTrue();
+    }
+
+    /**
+     * Holds the first grant command that {@code held} matches in the network, past the operation timeout: the
+     * acquisition (held for ever, in one try) fails and is taken back while the server has not seen the command, which
+     * arrives only then. The lock stays free.
+     */
+    private void assertAGrantHeldUntilAfterItsTakeBackLeavesTheLockFree(String key, Predicate<String> held) {
+        String owner = "gave-up-" + UUID.randomUUID();
+        proxy.holdRequests(held);
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> await(store.tryAcquire(key, owner, LockStore.NO_EXPIRY, false)))
+                .as("the grant gets no answer");
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isLessThan(OPERATION_TIMEOUT.multipliedBy(2).plus(Duration.ofSeconds(2)));
+        assertThat(proxy.heldRequests()).as("the grant is held on its way").isEqualTo(1);
+        assertThat(document(key).getList("takenBack", String.class)).as("recorded as its grant failed")
+                .containsExactly(owner);
+        assertThat(await(store.takeBack(key, owner))).as("nothing to take back yet").isFalse();
+
+        assertThat(proxy.deliverHeld()).as("the server answered the late grant").isTrue();
+
+        assertThat(document(key).get("owner")).as("the late grant took the lock").isNull();
+        assertThat(await(store.isHeld(key, owner))).isFalse();
+    }
+
+    @Test
+    void aRenewalHeldInTheNetworkUntilAfterAReleaseThatKeepsTheLockDoesNotRestoreTheFullLease() {
+        String key = "renewal-" + UUID.randomUUID();
+        Duration lease = Duration.ofSeconds(3);
+        ReactiveDistributedLock lock = registry.obtain(key).withLeaseRenewal(true)
+                .withHoldAtLeast(Duration.ofMillis(2_500));
+        proxy.holdRequests(request -> request.startsWith("{\"update\"") && request.contains(key)
+                && request.contains(String.valueOf(lease.toMillis())));
+        assertThat(await(lock.acquire(Duration.ZERO, lease))).isTrue();
+        eventually(() -> proxy.heldRequests() == 1);
+
+        assertThat(await(lock.release())).as("kept until its minimum hold").isTrue();
+        assertThat(proxy.deliverHeld()).as("the server answered the late renewal").isTrue();
+
+        assertThat(((Number) document(key).get("leaseMillis")).longValue())
+                .as("the lease the release left, after the renewal sent before it arrived")
+                .isLessThan(lease.toMillis());
+    }
+
+    /** @return {@code true} for a command that grants the lock {@code key} (the only ones that take a token) */
+    private static boolean grantRequest(String request, String key) {
+        return request.contains("\"$inc\"") && request.contains(key);
     }
 
     /**

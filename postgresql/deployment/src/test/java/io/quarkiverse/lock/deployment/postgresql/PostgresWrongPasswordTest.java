@@ -3,9 +3,13 @@ package io.quarkiverse.lock.deployment.postgresql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 
 import jakarta.inject.Inject;
 
+import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -19,7 +23,7 @@ import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * A wrong password gives a clear error, fast, in readiness and on every operation, and never reaches a log (the
- * store's own logging at DEBUG included).
+ * store's own logging at DEBUG included); the startup warning says that the login failed.
  */
 class PostgresWrongPasswordTest {
 
@@ -28,10 +32,23 @@ class PostgresWrongPasswordTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = WrongPasswordApp.of(PostgresTestApp.on(PostgresServer.shared(), "wrong_password")
-            .overrideConfigKey("quarkus.datasource.password", WRONG_PASSWORD), WRONG_PASSWORD);
+            .overrideConfigKey("quarkus.datasource.password", WRONG_PASSWORD), WRONG_PASSWORD,
+            PostgresWrongPasswordTest::saysTheLoginFailed);
 
     @Inject
     LockRegistry locks;
+
+    /** The startup warning says that the login failed, with no advice about creating the table. */
+    private static void saysTheLoginFailed(List<LogRecord> records) {
+        assertThat(records).as("warnings about the lock table")
+                .filteredOn(record -> record.getLevel().intValue() >= Level.WARNING.intValue()
+                        && record.getLoggerName().endsWith(".PostgresSchema"))
+                .singleElement().satisfies(record -> assertThat(text(record))
+                        .startsWith("Could not log in to the database to check the lock table \"wrong_password\" (")
+                        .contains("password authentication failed")
+                        .doesNotContain("DDL")
+                        .doesNotContain("create-schema"));
+    }
 
     @Test
     void readinessIsDownAndOperationsFailNamingTheAuthenticationError() {
@@ -42,5 +59,9 @@ class PostgresWrongPasswordTest {
 
         assertThat(StoreReadiness.assertDown("postgresql", "password authentication failed"))
                 .doesNotContain(WRONG_PASSWORD);
+    }
+
+    private static String text(LogRecord record) {
+        return record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage();
     }
 }

@@ -8,6 +8,8 @@ import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.lock.spi.SqlSchemaProblem;
+
 /**
  * The database behind the datasource, found from what its driver reports the first time the store reaches it, and
  * what the store needs on it: its statements, transactions and decisions. Creating the tables, when the store may,
@@ -65,8 +67,9 @@ final class JdbcDatabase {
     /**
      * Sends the idempotent DDL. Two instances creating a table at the same moment may see the database refuse the
      * second (PostgreSQL's catalog has a unique index), so a statement that fails is sent once more: the table is then
-     * there, and {@code IF NOT EXISTS} passes. A failure that remains (a user without the privilege) is logged, not
-     * thrown: the lock operations then report a missing table themselves.
+     * there, and {@code IF NOT EXISTS} passes. A failure that remains is logged, not thrown, saying what failed
+     * ({@link SqlSchemaProblem}), unless the tables turn out to exist (a user without the privilege, on a database that
+     * checks it before {@code IF NOT EXISTS}): the lock operations then report a missing table themselves.
      */
     private void createTables(Connection connection, JdbcStatements statements) {
         try (Statement ddl = connection.createStatement()) {
@@ -79,9 +82,34 @@ final class JdbcDatabase {
             }
             LOG.debugf("The lock tables %s and %s exist", table.sql(), table.lineSql());
         } catch (SQLException e) {
-            LOG.warnf("Could not create the lock tables %s and %s (%s); lock operations fail until they exist. "
-                    + "Create them with the DDL in the guide, or set quarkus.lock.jdbc.create-schema=false if they "
-                    + "are created otherwise", table.sql(), table.lineSql(), e.getMessage());
+            if (tablesExist(connection)) {
+                LOG.debugf("The lock tables %s and %s exist; the DDL failed (%s), which the locks do not need",
+                        table.sql(), table.lineSql(), e.getMessage());
+                return;
+            }
+            LOG.warn(SqlSchemaProblem.describe("the lock tables " + table.sql() + " and " + table.lineSql(), true,
+                    "quarkus.lock.jdbc.create-schema", e.getSQLState(), e.getMessage()));
+        }
+    }
+
+    /**
+     * @return {@code true} if both tables can be read: a database may refuse {@code CREATE TABLE IF NOT EXISTS} to a
+     *         user without the privilege even when the table exists (PostgreSQL checks the privilege first)
+     */
+    private boolean tablesExist(Connection connection) {
+        try (Statement probe = connection.createStatement()) {
+            probe.executeQuery("SELECT 1 FROM " + table.sql() + " WHERE 1 = 0").close();
+            probe.executeQuery("SELECT 1 FROM " + table.lineSql() + " WHERE 1 = 0").close();
+            return true;
+        } catch (SQLException missing) {
+            try {
+                if (!connection.getAutoCommit()) {
+                    connection.rollback();
+                }
+            } catch (SQLException ignored) {
+                LOG.debugf("Could not roll back the probe of the lock tables (%s)", ignored.getMessage());
+            }
+            return false;
         }
     }
 

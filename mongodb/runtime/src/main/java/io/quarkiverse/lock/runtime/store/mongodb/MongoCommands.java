@@ -90,6 +90,19 @@ final class MongoCommands {
                 .append("writeConcern", writeConcern);
     }
 
+    /**
+     * @param collection the collection
+     * @param query which document
+     * @param update how to change it, or what to insert when {@code query} matches nothing
+     * @param writeConcern the write concern
+     * @return an {@code update} command of one upsert statement
+     */
+    static Document upsertOne(String collection, Document query, Document update, Document writeConcern) {
+        return new Document("update", collection)
+                .append("updates", List.of(new Document("q", query).append("u", update).append("upsert", true)))
+                .append("writeConcern", writeConcern);
+    }
+
     private Uni<Document> send(Document command) {
         Context context = Vertx.currentContext();
         Uni<Document> reply = Uni.createFrom()

@@ -3,8 +3,11 @@ package io.quarkiverse.lock.runtime.store.mongodb;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LINE;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.TOKEN;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import org.bson.Document;
 import org.jboss.logging.Logger;
@@ -30,6 +33,12 @@ import io.smallrye.mutiny.Uni;
  * write), the lock is released again if, and only if, that very command granted it; then the failure goes on to the
  * caller. No lock stays held by an acquisition its caller saw fail, and a hold the same owner got from another command
  * is never touched.
+ * <p>
+ * Such a command may also reach the server later than everything sent after it (its bytes held on the way), so
+ * before the release the owner is recorded in the lock document as taken back ({@link #refuseLateGrants}), and no
+ * grant's filter matches an owner recorded there: the late command grants nothing. Until the record is written, the
+ * acquisition stays unsettled here, and its take-back writes the record first. Only acquisitions whose grant failed
+ * are recorded, so the fast path sends nothing more.
  */
 final class MongoGrants {
 
@@ -39,6 +48,12 @@ final class MongoGrants {
     private final MongoLockStoreSettings settings;
     private final Consumer<String> announceRelease;
     private final AtomicLong grants = new AtomicLong();
+    /** Acquisitions whose grant command failed, not recorded as taken back yet. */
+    private final Set<Acquisition> unsettled = ConcurrentHashMap.newKeySet();
+
+    /** One acquisition of one lock. */
+    private record Acquisition(String id, String owner) {
+    }
 
     /**
      * @param commands where to send the commands
@@ -66,7 +81,7 @@ final class MongoGrants {
 
     /** Acquired with the first token if there was no lock document, else held by another owner. */
     Uni<AcquireResult> create(String id, String owner, long leaseMillis) {
-        return grant(MongoLockDocuments.absent(id), true, id, owner, leaseMillis)
+        return grant(MongoLockDocuments.absent(id, owner), true, id, owner, leaseMillis)
                 .onFailure(MongoGrants::isDuplicateKey).recoverWithItem(() -> AcquireResult.heldByAnother(-1));
     }
 
@@ -74,10 +89,13 @@ final class MongoGrants {
      * @param id the lock document's id
      * @param owner the new holder, whoever holds the lock now
      * @param leaseMillis the lease
-     * @return acquired with the next token, always
+     * @return acquired with the next token; fails with a duplicate key only for an owner taken back (a take-over
+     *         that arrives after its take-back)
      */
     Uni<AcquireResult> takeOver(String id, String owner, long leaseMillis) {
-        return grant(new Document(MongoLockDocuments.ID, id), true, id, owner, leaseMillis);
+        // The filter is not an equality on _id alone, so the server does not retry the insert of a concurrent creation.
+        return onceMoreIfDuplicateKey(() -> grant(MongoLockDocuments.notTakenBack(id, owner), true, id, owner,
+                leaseMillis));
     }
 
     private Uni<AcquireResult> grant(Document filter, boolean upsert, String id, String owner, long leaseMillis) {
@@ -94,7 +112,42 @@ final class MongoGrants {
                     return granted == null ? AcquireResult.heldByAnother(-1)
                             : AcquireResult.acquired(((Number) granted.get(TOKEN)).longValue());
                 })
-                .onFailure(failure -> !isDuplicateKey(failure)).call(failure -> undo(id, owner, grant));
+                .onFailure(failure -> !isDuplicateKey(failure)).call(failure -> {
+                    unsettled.add(new Acquisition(id, owner));
+                    return refuseLateGrants(id, owner)
+                            .onFailure().recoverWithUni(recording -> {
+                                LOG.debugf("Could not record the take-back of a grant of %s whose reply failed: %s",
+                                        id, recording.getMessage());
+                                return Uni.createFrom().voidItem();
+                            })
+                            .chain(() -> undo(id, owner, grant));
+                });
+    }
+
+    /**
+     * Records {@code owner} as taken back in the lock document (creating it if need be), so that a grant command of
+     * this acquisition that reaches the server later grants nothing, if one of its grant commands failed and that is
+     * not recorded yet; else does nothing, sending nothing.
+     *
+     * @return completes once recorded (or when nothing needs recording); fails with the driver's error, and the
+     *         acquisition stays unsettled
+     */
+    Uni<Void> refuseLateGrants(String id, String owner) {
+        Acquisition acquisition = new Acquisition(id, owner);
+        if (!unsettled.contains(acquisition)) {
+            return Uni.createFrom().voidItem();
+        }
+        Document record = MongoCommands.upsertOne(settings.collection(), MongoLockDocuments.notTakenBack(id, owner),
+                MongoLockDocuments.takeBackRecorded(owner), settings.writeConcern());
+        // A duplicate key: a lock document was created meanwhile, or the owner is recorded; the second try tells.
+        return onceMoreIfDuplicateKey(() -> commands.write(record))
+                .onFailure(MongoGrants::isDuplicateKey).recoverWithItem(() -> null)
+                .invoke(() -> unsettled.remove(acquisition))
+                .replaceWithVoid();
+    }
+
+    private static <T> Uni<T> onceMoreIfDuplicateKey(Supplier<Uni<T>> command) {
+        return command.get().onFailure(MongoGrants::isDuplicateKey).recoverWithUni(failure -> command.get());
     }
 
     /**

@@ -20,8 +20,11 @@ import io.quarkiverse.lock.spi.LockStore;
  *   acquiredAt: ISODate(...),       // server time of the last acquisition
  *   leaseStartedAt: ISODate(...),   // server time of the acquisition or of the last renewal; absent when released
  *   leaseMillis: 10000,             // the lease; 0 for a lock acquired forever; absent when released
+ *   lastLease: true,                // the lease a release set to keep the lock for its minimum hold: no renewal
+ *                                   // extends it; absent otherwise
  *   releasedAt: ISODate(...),       // server time of the last release; absent while held
- *   line: [ { owner: "Pz1...", seenAt: ISODate(...) }, ... ] }  // waiting instances, in arrival order
+ *   line: [ { owner: "Pz1...", seenAt: ISODate(...) }, ... ],   // waiting instances, in arrival order
+ *   takenBack: [ "Hk8...", ... ] }  // acquisitions taken back whose grant command may still arrive; no grant for them
  * </pre>
  *
  * Every time in the document is the database server's: leases start at {@code $currentDate} and end when
@@ -30,6 +33,12 @@ import io.quarkiverse.lock.spi.LockStore;
  * the server's time; so no client clock ever decides a lease or a place. A free lock goes to the first waiter in
  * {@code line}, or to anyone when the line is empty or its first waiter has not been seen for
  * {@link LockStore#PLACE_MILLIS} (it gave up or died).
+ * <p>
+ * A grant command whose outcome its sender does not know (no reply in time) may still reach the server after the
+ * acquisition was taken back: its bytes held on the way, retransmitted after the client closed the connection, or
+ * delivered late by a middlebox. So before such an acquisition is taken back, its owner id goes into
+ * {@code takenBack}, and every grant's filter refuses an owner listed there: a late grant then matches nothing. The
+ * list keeps the last {@link #TAKEN_BACK_KEPT} owner ids; only acquisitions whose grant command failed go into it.
  * <p>
  * Every update is made of classic update operators and every filter that an upsert uses is free of {@code $expr}, so
  * that the commands run on every MongoDB version from 5.0 (and on the test emulator, which has no update pipelines).
@@ -46,6 +55,14 @@ final class MongoLockDocuments {
     static final String RELEASED_AT = "releasedAt";
     static final String LINE = "line";
     static final String SEEN_AT = "seenAt";
+    static final String TAKEN_BACK = "takenBack";
+    static final String LAST_LEASE = "lastLease";
+    /**
+     * How many owner ids {@code takenBack} keeps: each one an acquisition whose grant command failed on this key, so
+     * the oldest is dropped only after that many more failures on the same key, far later than any request can be
+     * delayed on its way; at most about 1.5 KB per lock document.
+     */
+    static final int TAKEN_BACK_KEPT = 64;
     /** The index on {@link #OWNER}, sparse: released documents have no owner. */
     static final String OWNER_INDEX = "quarkus_lock_owner";
     /** The {@code seenAt} of a waiter that joined the line and was not seen by the server yet. */
@@ -78,21 +95,48 @@ final class MongoLockDocuments {
                 new Document(LINE + ".0", new Document("$exists", false)),
                 new Document(LINE + ".0." + OWNER, owner),
                 FIRST_IN_LINE_LAPSED));
-        return new Document(ID, id).append("$and", List.of(free, firstInLine));
+        return new Document(ID, id).append(TAKEN_BACK, new Document("$ne", owner))
+                .append("$and", List.of(free, firstInLine));
     }
 
     /**
-     * Matches the lock document only if it does not exist yet. For the upsert that creates a lock document: free of
-     * {@code $expr}, and matching no existing lock document (each has a token), so that the upsert either inserts a
-     * new, granted lock or fails with a duplicate key.
+     * Matches the lock document only if it was never granted, and {@code owner} was not taken back. For the upsert
+     * that creates a lock document: free of {@code $expr}, and matching no granted lock document (each has a token),
+     * so that the upsert either grants a new lock or fails with a duplicate key.
      */
-    static Document absent(String id) {
-        return new Document(ID, id).append(TOKEN, new Document("$exists", false));
+    static Document absent(String id, String owner) {
+        return notTakenBack(id, owner).append(TOKEN, new Document("$exists", false));
+    }
+
+    /**
+     * Matches the lock document unless {@code owner} is in its {@code takenBack}. Free of {@code $expr}, for upserts:
+     * an upsert whose filter matches nothing because the owner is listed fails with a duplicate key.
+     */
+    static Document notTakenBack(String id, String owner) {
+        return new Document(ID, id).append(TAKEN_BACK, new Document("$ne", owner));
+    }
+
+    /**
+     * @param owner an acquisition being taken back whose grant command may still arrive
+     * @return the update that puts {@code owner} into {@code takenBack}, dropping the oldest beyond
+     *         {@link #TAKEN_BACK_KEPT}
+     */
+    static Document takeBackRecorded(String owner) {
+        return new Document("$push", new Document(TAKEN_BACK, new Document("$each", List.of(owner))
+                .append("$slice", -TAKEN_BACK_KEPT)));
     }
 
     /** Matches the lock when {@code owner} holds it and its lease has not run out. For a command without upsert. */
     static Document heldBy(String id, String owner) {
         return new Document(ID, id).append(OWNER, owner).append("$or", RUNNING_LEASE);
+    }
+
+    /**
+     * Matches the lock when {@code owner} holds it, its lease has not run out and no release set it as the last
+     * ({@link #lastLease}). For a command without upsert.
+     */
+    static Document renewableBy(String id, String owner) {
+        return heldBy(id, owner).append(LAST_LEASE, new Document("$exists", false));
     }
 
     /** Matches the lock when anybody holds it and its lease has not run out. For a command without upsert. */
@@ -125,14 +169,14 @@ final class MongoLockDocuments {
         return new Document("$set", new Document(OWNER, owner).append(GRANT, grant).append(LEASE_MILLIS, leaseMillis))
                 .append("$currentDate", new Document(ACQUIRED_AT, true).append(LEASE_STARTED_AT, true))
                 .append("$inc", new Document(TOKEN, 1L))
-                .append("$unset", new Document(RELEASED_AT, ""))
+                .append("$unset", new Document(RELEASED_AT, "").append(LAST_LEASE, ""))
                 .append("$pull", new Document(LINE, new Document(OWNER, owner)));
     }
 
     /** The update that frees the lock and keeps its fencing counter and its line. */
     static Document release() {
         return new Document("$unset", new Document(OWNER, "").append(GRANT, "").append(LEASE_MILLIS, "")
-                .append(LEASE_STARTED_AT, ""))
+                .append(LEASE_STARTED_AT, "").append(LAST_LEASE, ""))
                 .append("$currentDate", new Document(RELEASED_AT, true));
     }
 
@@ -148,6 +192,17 @@ final class MongoLockDocuments {
     static Document renewal(long leaseMillis) {
         return new Document("$set", new Document(LEASE_MILLIS, leaseMillis))
                 .append("$currentDate", new Document(LEASE_STARTED_AT, true));
+    }
+
+    /**
+     * The update that restarts the lease now as the holder's last: a release that keeps the lock for its minimum
+     * hold. No renewal matches it afterwards ({@link #renewableBy}), so a renewal that reaches the server after it,
+     * though sent before, cannot restore the full lease.
+     */
+    static Document lastLease(long leaseMillis) {
+        Document update = renewal(leaseMillis);
+        update.get("$set", Document.class).append(LAST_LEASE, true);
+        return update;
     }
 
     /** Matches the lock when {@code owner} is in its line. */

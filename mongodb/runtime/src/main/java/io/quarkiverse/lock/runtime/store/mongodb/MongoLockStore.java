@@ -121,13 +121,15 @@ public final class MongoLockStore implements LockStore {
      * Releases the lock if {@code owner} holds it (a hold whose reply its caller never saw), taking {@code owner} out
      * of the line in the same command; otherwise only takes it out of the line. Two commands, each atomic; nothing in
      * between can grant the lock to {@code owner}, since only {@code owner}'s own attempts could, and this instance
-     * runs its operations on a lock one after the other ({@link OrderedPerKey}).
+     * runs its operations on a lock one after the other ({@link OrderedPerKey}). An attempt whose grant command failed
+     * may still reach the server later, so before both, such an owner is recorded as taken back, which no later grant
+     * can pass ({@link MongoGrants#refuseLateGrants}).
      */
     @Override
     public Uni<Boolean> takeBack(String key, String owner) {
         String id = id(key);
-        return ordered.run(id, () -> unlessRefused(() -> release(id, MongoLockDocuments.heldBy(id, owner),
-                MongoLockDocuments.releaseAndLeave(owner))
+        return ordered.run(id, () -> unlessRefused(() -> grants.refuseLateGrants(id, owner)
+                .chain(() -> release(id, MongoLockDocuments.heldBy(id, owner), MongoLockDocuments.releaseAndLeave(owner)))
                 .flatMap(released -> released ? Uni.createFrom().item(Boolean.TRUE) : leaveLine(id, owner))));
     }
 
@@ -167,10 +169,24 @@ public final class MongoLockStore implements LockStore {
         });
     }
 
+    /**
+     * Renews the lease unless a release set it as the holder's last ({@link #releaseAfter}). Renewals do not wait for
+     * the lock's other operations: a renewal that reaches the server after that release, though sent before it, is
+     * refused by its filter.
+     */
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-        return unlessRefused(() -> commands.write(MongoCommands.updateOne(settings.collection(),
-                MongoLockDocuments.heldBy(id(key), owner), MongoLockDocuments.renewal(leaseMillis),
+        return setLease(MongoLockDocuments.renewableBy(id(key), owner), MongoLockDocuments.renewal(leaseMillis));
+    }
+
+    /** Sets the lease as the holder's last, which no later renewal matches. */
+    @Override
+    public Uni<Boolean> releaseAfter(String key, String owner, long leaseMillis) {
+        return setLease(MongoLockDocuments.heldBy(id(key), owner), MongoLockDocuments.lastLease(leaseMillis));
+    }
+
+    private Uni<Boolean> setLease(Document filter, Document update) {
+        return unlessRefused(() -> commands.write(MongoCommands.updateOne(settings.collection(), filter, update,
                 settings.writeConcern())).map(reply -> reply.getInteger("n", 0) == 1));
     }
 

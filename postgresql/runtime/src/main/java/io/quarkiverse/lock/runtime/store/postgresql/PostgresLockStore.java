@@ -99,9 +99,11 @@ public final class PostgresLockStore extends OneStepReleaseStore {
 
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
-        Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addLong(lease(leaseMillis))
-                .addBoolean(waiting).addLong(LockStore.PLACE_MILLIS);
-        return onRow(key, statements.acquire(), arguments).map(rows -> {
+        Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addLong(lease(leaseMillis));
+        if (waiting) {
+            arguments.addLong(LockStore.PLACE_MILLIS);
+        }
+        return onRow(key, statements.acquire(waiting), arguments).map(rows -> {
             if (rows.size() == 0) {
                 return AcquireResult.heldByAnother(-1);
             }
@@ -118,11 +120,15 @@ public final class PostgresLockStore extends OneStepReleaseStore {
                 .map(rows -> AcquireResult.acquired(rows.iterator().next().getLong(0)));
     }
 
-    /** Frees the lock in one statement: the release, the take-back and the overriding release. */
+    /**
+     * Frees the lock in one statement: the release, the take-back and the overriding release. An overriding release
+     * ({@code owner} {@code null}) whose caller gave up while it waited behind the key's earlier statements is never
+     * sent: sent later, it would free a lock granted since, to a holder that keeps working as if it held it.
+     */
     @Override
     protected Uni<Boolean> free(String key, String owner) {
         Tuple arguments = Tuple.tuple().addBuffer(id(key)).addString(owner).addString(channel);
-        return onRow(key, statements.free(), arguments)
+        return onRow(key, statements.free(), arguments, owner == null)
                 .map(rows -> rows.size() > 0 && rows.iterator().next().getBoolean(0));
     }
 
@@ -242,9 +248,14 @@ public final class PostgresLockStore extends OneStepReleaseStore {
      * ({@link BoundedStatements#settled}), so the next one on the key, such as its take-back, is not held up for ever.
      */
     private Uni<RowSet<Row>> onRow(String key, String sql, Tuple arguments) {
+        return onRow(key, sql, arguments, false);
+    }
+
+    /** {@code unlessGivenUp}: a statement whose caller gave up before it could be sent is not sent. */
+    private Uni<RowSet<Row>> onRow(String key, String sql, Tuple arguments, boolean unlessGivenUp) {
         Supplier<Uni<RowSet<Row>>> statement = () -> schema.ready()
                 .flatMap(ready -> bounded.settled(c -> c.preparedQuery(sql).execute(arguments)));
-        return ordered.run(key, statement);
+        return unlessGivenUp ? ordered.runUnlessGivenUp(key, statement) : ordered.run(key, statement);
     }
 
     /** How many keys have a statement running or waiting in this instance. */

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.runtime.store.postgresql;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.lock.spi.SqlSchemaProblem;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
@@ -13,9 +14,9 @@ import io.vertx.pgclient.PgException;
  * is sent only when it is not there: PostgreSQL checks the {@code CREATE} privilege before {@code IF NOT EXISTS}, so a
  * database user without it still works once the table exists. Two instances creating the table at once may see
  * PostgreSQL refuse the second creation (a unique violation in its catalog); the table is then there, which is all
- * that counts. A failure, or no answer within the operation timeout, is logged, not thrown, and the check is made
- * again by the next statement (nothing is remembered but success): the statements then report the missing table
- * themselves.
+ * that counts. A failure, or no answer within the operation timeout, is logged, not thrown, saying what failed
+ * (connecting, logging in, creating the table: {@link SqlSchemaProblem}), and the check is made again by the next
+ * statement (nothing is remembered but success): the statements then report the missing table themselves.
  */
 final class PostgresSchema {
 
@@ -63,11 +64,9 @@ final class PostgresSchema {
                     return Uni.createFrom().voidItem();
                 })
                 .onFailure().recoverWithUni(failure -> {
-                    LOG.logf(warned ? Logger.Level.DEBUG : Logger.Level.WARN,
-                            "Could not create the lock table %s (%s); lock operations fail until it exists. Create "
-                                    + "it with the DDL in the guide, or set quarkus.lock.postgresql.create-schema=false if "
-                                    + "it is created otherwise",
-                            statements.table(), failure.getMessage());
+                    LOG.log(warned ? Logger.Level.DEBUG : Logger.Level.WARN, SqlSchemaProblem.describe(
+                            "the lock table " + statements.table(), false, "quarkus.lock.postgresql.create-schema",
+                            failure instanceof PgException pg ? pg.getSqlState() : null, failure.getMessage()));
                     warned = true;
                     synchronized (this) {
                         inFlight = null;

@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.runtime.store.postgresql;
 
+import java.util.regex.Pattern;
+
 /**
  * The SQL the PostgreSQL store sends, in one place: the lock table's DDL and one statement per operation.
  * <p>
@@ -33,12 +35,19 @@ final class PostgresStatements {
     /** The longest key (prefix included, in UTF-8 bytes) whose hand-over is announced: a payload ends at 8000 bytes. */
     static final int ANNOUNCED_KEY_BYTES = 3500;
 
+    /**
+     * The longest statement the reactive client keeps prepared: its cache takes only SQL shorter than this
+     * ({@code SqlConnectOptions.DEFAULT_PREPARED_STATEMENT_CACHE_SQL_LIMIT}, which Quarkus does not configure), and
+     * parses and plans a longer one again on every execution, which costs more than running it.
+     */
+    static final int CACHED_SQL_LIMIT = 2048;
+
     /** The database time of this statement, taken once: in the SET of an upsert it runs after the row is locked. */
     private static final String NOW = """
-            (SELECT clock_timestamp() AS now) t
-              CROSS JOIN LATERAL (SELECT t.now,
-                                         floor(extract(epoch FROM t.now) * 1000)::bigint AS ms,
-                                         floor(extract(epoch FROM t.now) * 1000000)::bigint AS micros) n""";
+            (SELECT t AS now, (extract(epoch FROM t) * 1000000)::bigint AS micros FROM clock_timestamp() c(t)) n""";
+
+    /** What {@link #compact} makes one space. */
+    private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
 
     /**
      * When a lease of {@code $3} milliseconds granted at this statement's time ends: {@code 'infinity'} for a lease of 0
@@ -61,7 +70,8 @@ final class PostgresStatements {
 
     private final String table;
     private final String createTable;
-    private final String acquire;
+    private final String tryOnce;
+    private final String tryWaiting;
     private final String takeOver;
     private final String free;
     private final String renew;
@@ -74,51 +84,19 @@ final class PostgresStatements {
         String t = table.sql();
         this.table = t;
         this.createTable = createTable(t);
-        this.acquire = (INSERT_HOLDER + """
-                  SELECT CASE WHEN g.granted THEN $2::text ELSE l.owner END,
-                         CASE WHEN g.granted THEN greatest(l.token + 1, n.micros) ELSE l.token END,
-                         CASE WHEN g.granted THEN %3$s ELSE l.held_until END,
-                         CASE WHEN g.granted OR g.mine OR NOT $4::boolean THEN v.others
-                              WHEN v.placed THEN v.kept
-                              ELSE v.kept || jsonb_build_array(jsonb_build_object(
-                                   'owner', $2::text, 'until', n.ms + $5::bigint, 'lease', $3::bigint)) END,
-                         n.now
-                  FROM %2$s
-                  CROSS JOIN LATERAL (
-                    SELECT coalesce(jsonb_agg(e.w ORDER BY e.i) FILTER (WHERE e.w->>'owner' <> $2::text),
-                                    '[]'::jsonb) AS others,
-                           coalesce(jsonb_agg(CASE WHEN e.w->>'owner' = $2::text
-                                    THEN jsonb_build_object('owner', $2::text, 'until', n.ms + $5::bigint,
-                                                            'lease', $3::bigint)
-                                    ELSE e.w END ORDER BY e.i), '[]'::jsonb) AS kept,
-                           coalesce(bool_or(e.w->>'owner' = $2::text), false) AS placed,
-                           (array_agg(e.w->>'owner' ORDER BY e.i))[1] AS head
-                    FROM jsonb_array_elements(l.line) WITH ORDINALITY AS e(w, i)
-                    WHERE (e.w->>'until')::bigint > n.ms) v
-                  CROSS JOIN LATERAL (
-                    SELECT coalesce($4::boolean AND l.owner = $2::text AND l.held_until > n.now, false) AS mine,
-                           coalesce((l.owner IS NULL OR l.held_until <= n.now)
-                                    AND (v.head IS NULL OR v.head = $2::text), false) AS granted) g)
-                WHERE $4::boolean OR l.owner IS NULL OR l.held_until <= clock_timestamp()
-                RETURNING coalesce(owner = $2::text, false), token,
-                  CASE WHEN owner IS NOT NULL AND held_until > changed_at THEN
-                         CASE WHEN held_until = 'infinity' THEN 2147483647
-                              ELSE ceil(extract(epoch FROM held_until - changed_at) * 1000)::bigint END
-                       WHEN jsonb_array_length(line) > 0 THEN
-                         greatest(1, (line->0->>'until')::bigint
-                                     - floor(extract(epoch FROM changed_at) * 1000)::bigint)
-                       ELSE -1 END
-                """).formatted(t, NOW, LEASE_END);
-        this.takeOver = (INSERT_HOLDER + """
+        this.tryOnce = compact(acquire(t, false));
+        this.tryWaiting = compact(acquire(t, true));
+        this.takeOver = compact((INSERT_HOLDER + """
                   SELECT $2::text, greatest(l.token + 1, n.micros), %3$s,
                          coalesce((SELECT jsonb_agg(e.w ORDER BY e.i)
                                    FROM jsonb_array_elements(l.line) WITH ORDINALITY AS e(w, i)
-                                   WHERE e.w->>'owner' <> $2::text AND (e.w->>'until')::bigint > n.ms), '[]'::jsonb),
+                                   WHERE e.w->>'owner' <> $2::text AND (e.w->>'until')::bigint > n.micros / 1000),
+                                  '[]'::jsonb),
                          n.now
                   FROM %2$s)
                 RETURNING token
-                """).formatted(t, NOW, LEASE_END);
-        this.free = """
+                """).formatted(t, NOW, LEASE_END));
+        this.free = compact("""
                 WITH old AS (
                   SELECT lock_key,
                          coalesce(owner = coalesce($2::text, owner) AND held_until > clock_timestamp(), false) AS held
@@ -143,7 +121,7 @@ final class PostgresStatements {
                       FROM (SELECT e.w, e.w->>'owner' AS o, (e.w->>'lease')::bigint AS lease,
                                    row_number() OVER (ORDER BY e.i) AS r
                             FROM jsonb_array_elements(l.line) WITH ORDINALITY AS e(w, i)
-                            WHERE (e.w->>'until')::bigint > n.ms
+                            WHERE (e.w->>'until')::bigint > n.micros / 1000
                               AND e.w->>'owner' IS DISTINCT FROM $2::text) q) h)
                   FROM old
                   WHERE l.lock_key = old.lock_key
@@ -156,37 +134,37 @@ final class PostgresStatements {
                             THEN pg_notify($3::text, 'G ' || owner || ' ' || token || ' ' || encode(lock_key, 'hex'))::text
                        END
                 FROM done
-                """.formatted(t, NOW, ANNOUNCED_KEY_BYTES);
-        this.renew = """
+                """.formatted(t, NOW, ANNOUNCED_KEY_BYTES));
+        this.renew = compact("""
                 UPDATE %s SET held_until = %s, changed_at = clock_timestamp()
                 WHERE lock_key = $1::bytea AND owner = $2::text AND held_until > clock_timestamp()
-                """.formatted(t, leaseEnd("clock_timestamp()"));
-        this.isHeld = """
+                """.formatted(t, leaseEnd("clock_timestamp()")));
+        this.isHeld = compact("""
                 SELECT EXISTS (SELECT 1 FROM %s
                                WHERE lock_key = $1::bytea AND owner = $2::text AND held_until > clock_timestamp())
-                """.formatted(t);
+                """.formatted(t));
         this.ping = "SELECT NULL FROM " + t + " WHERE false";
-        this.listHeld = """
+        this.listHeld = compact("""
                 SELECT r.lock_key, r.owner, r.token,
                        CASE WHEN r.owner IS NULL OR r.held_until <= n.now THEN 0
                             WHEN r.held_until = 'infinity' THEN -1
                             ELSE ceil(extract(epoch FROM r.held_until - n.now) * 1000)::bigint END,
                        (SELECT count(*)::integer FROM jsonb_array_elements(r.line) AS e(w)
-                        WHERE (e.w->>'until')::bigint > n.ms)
+                        WHERE (e.w->>'until')::bigint > n.micros / 1000)
                 FROM (SELECT lock_key, owner, token, held_until, line FROM %1$s
                       WHERE lock_key > $1::bytea AND ($2::bytea IS NULL OR lock_key < $2::bytea)
                       ORDER BY lock_key LIMIT $3::integer) r
                 CROSS JOIN %2$s
                 ORDER BY r.lock_key
-                """.formatted(t, NOW);
-        this.sweep = """
+                """.formatted(t, NOW));
+        this.sweep = compact("""
                 DELETE FROM %1$s WHERE lock_key IN (
                   SELECT lock_key FROM %1$s
                   WHERE changed_at < clock_timestamp() - $1::bigint * interval '1 millisecond'
                     AND (owner IS NULL OR held_until < clock_timestamp() - $1::bigint * interval '1 millisecond')
                   LIMIT $2::integer
                   FOR UPDATE SKIP LOCKED)
-                """.formatted(t);
+                """.formatted(t));
     }
 
     /**
@@ -217,12 +195,14 @@ final class PostgresStatements {
 
     /**
      * A row of (acquired, token, how long until the lock may be free for this owner in ms or -1), or none when a
-     * one-try attempt found the lock held. Parameters: key, owner, lease (0: until released), waiting, place in
-     * milliseconds. Grants the lock to the owner if it is free and nobody whose place is live came earlier; when the
-     * owner waits, keeps (or takes) its place.
+     * one-try attempt found the lock held. Grants the lock to the owner if it is free and nobody whose place is live
+     * came earlier; when the owner waits, keeps (or takes) its place.
+     *
+     * @param waiting whether the owner waits: parameters key, owner, lease (0: until released), place in milliseconds;
+     *        otherwise key, owner, lease
      */
-    String acquire() {
-        return acquire;
+    String acquire(boolean waiting) {
+        return waiting ? tryWaiting : tryOnce;
     }
 
     /** A row with the new token; the lock is the owner's whoever held it. Parameters: key, owner, lease. */
@@ -274,12 +254,70 @@ final class PostgresStatements {
     }
 
     /**
+     * The acquisition of {@link #acquire(boolean)}. A waiting owner's own place ({@code m.me}) is kept where it was
+     * ({@code kept}, which differs from {@code others} exactly when the owner was in line), or taken at the end; a
+     * one-try attempt only ever drops the owner's old places and the lapsed ones, and changes nothing while the lock is
+     * held.
+     *
+     * @param t the lock table, as SQL
+     * @param waiting whether the statement is the waiting owner's
+     * @return the statement, laid out to be read
+     */
+    private static String acquire(String t, boolean waiting) {
+        String line = waiting ? """
+                CASE WHEN g.granted OR l.owner = $2::text AND l.held_until > n.now THEN v.others
+                     WHEN v.kept <> v.others THEN v.kept
+                     ELSE v.kept || m.me END""" : "v.others";
+        String me = waiting ? """
+                , LATERAL (SELECT jsonb_build_object('owner', $2::text, 'until', n.micros / 1000 + $4::bigint,
+                                                     'lease', $3::bigint) AS me) m""" : "";
+        String kept = waiting ? """
+                coalesce(jsonb_agg(CASE WHEN e.w->>'owner' = $2::text THEN m.me ELSE e.w END ORDER BY e.i),
+                         '[]'::jsonb) AS kept,""" : "";
+        String onlyFree = waiting ? "" : "WHERE l.owner IS NULL OR l.held_until <= clock_timestamp()";
+        return (INSERT_HOLDER + """
+                  SELECT CASE WHEN g.granted THEN $2::text ELSE l.owner END,
+                         CASE WHEN g.granted THEN greatest(l.token + 1, n.micros) ELSE l.token END,
+                         CASE WHEN g.granted THEN %3$s ELSE l.held_until END,
+                         %4$s,
+                         n.now
+                  FROM %2$s%5$s, LATERAL (
+                    SELECT coalesce(jsonb_agg(e.w ORDER BY e.i) FILTER (WHERE e.w->>'owner' <> $2::text),
+                                    '[]'::jsonb) AS others, %6$s
+                           (array_agg(e.w->>'owner' ORDER BY e.i))[1] AS head
+                    FROM jsonb_array_elements(l.line) WITH ORDINALITY AS e(w, i)
+                    WHERE (e.w->>'until')::bigint > n.micros / 1000) v, LATERAL (
+                    SELECT coalesce((l.owner IS NULL OR l.held_until <= n.now)
+                                    AND (v.head IS NULL OR v.head = $2::text), false) AS granted) g)
+                %7$s
+                RETURNING coalesce(owner = $2::text, false), token,
+                  CASE WHEN owner IS NOT NULL AND held_until > changed_at THEN
+                         coalesce(ceil(extract(epoch FROM nullif(held_until, 'infinity') - changed_at) * 1000)::bigint,
+                                  2147483647)
+                       WHEN line <> '[]' THEN
+                         greatest(1, (line->0->>'until')::bigint
+                                     - floor(extract(epoch FROM changed_at) * 1000)::bigint)
+                       ELSE -1 END
+                """).formatted(t, NOW, LEASE_END, line, me, kept, onlyFree);
+    }
+
+    /**
+     * @param sql a statement as written here, laid out to be read
+     * @return the statement with every run of white space made one space, and none inside parentheses, so that it
+     *         stays shorter than {@link #CACHED_SQL_LIMIT}: no literal or identifier of the statements has a line
+     *         break, two spaces in a row, or a space next to a parenthesis
+     */
+    private static String compact(String sql) {
+        return WHITE_SPACE.matcher(sql.strip()).replaceAll(" ").replace("( ", "(").replace(" )", ")");
+    }
+
+    /**
      * @param now the SQL of the time the lease starts
      * @return the SQL of when a lease of {@code $3} milliseconds starting at {@code now} ends: {@code 'infinity'} for a
      *         lease of 0 (held until released)
      */
     private static String leaseEnd(String now) {
-        return "CASE WHEN $3::bigint = 0 THEN 'infinity'::timestamptz ELSE " + now
+        return "CASE WHEN $3::bigint = 0 THEN 'infinity' ELSE " + now
                 + " + $3::bigint * interval '1 millisecond' END";
     }
 }
