@@ -63,6 +63,7 @@ public final class RedisLockStore implements LockStore {
     private final String releaseChannel;
     private final String handOverChannel;
     private final ReplicaAcknowledgement replicas;
+    private final RedisListing listing;
 
     /**
      * A store whose acquisitions need no replica acknowledgement, keeping fencing counters for the given time: the
@@ -89,12 +90,14 @@ public final class RedisLockStore implements LockStore {
         this.vertx = vertx;
         this.redis = redis;
         this.pipeline = new RedisCommandPipeline(redis, vertx,
-                List.of(ACQUIRE, RELEASE, RENEW, LEAVE, TAKE_OVER, FORCE_RELEASE, RedisListing.HELD));
+                List.of(ACQUIRE, RELEASE, RENEW, LEAVE, TAKE_OVER, FORCE_RELEASE, RedisListing.HELD,
+                        RedisListing.SCAN));
         this.keyPrefix = settings.keyPrefix();
         this.fencingRetentionMillis = Long.toString(settings.fencingRetention().toMillis());
         this.releaseChannel = settings.releaseNotifications() ? keyPrefix + "released" : "";
         this.handOverChannel = settings.releaseNotifications() ? releaseChannel + ":" + UUID.randomUUID() : "";
         this.replicas = settings.replicas();
+        this.listing = new RedisListing(pipeline, keyPrefix);
     }
 
     @Override
@@ -177,11 +180,13 @@ public final class RedisLockStore implements LockStore {
     }
 
     /**
-     * Lists one {@code SCAN} step of the store's keys ({@link RedisListing}).
+     * Lists one {@code SCAN} step of the store's keys, on every primary in turn on Redis Cluster ({@link RedisListing}).
+     *
+     * @throws IllegalArgumentException at once, sending nothing, if the cursor is not one this store makes
      */
     @Override
     public Uni<LockPage> listHeld(String cursor, int limit) {
-        return Uni.createFrom().deferred(() -> RedisListing.page(pipeline, keyPrefix, cursor, limit));
+        return listing.page(cursor, limit);
     }
 
     @Override
