@@ -27,13 +27,11 @@ final class JdbcListing {
     }
 
     /**
-     * @param cursor {@code null} for the first page, else the {@link LockPage#next()} of the page before
+     * @param after {@code null} for the first page, else the {@link #digest} of the page before's cursor
      * @return the page, read in {@code tx}
-     * @throws IllegalArgumentException if the cursor is not one this store made
      */
-    static LockPage page(JdbcTransaction tx, JdbcStatements sql, String keyPrefix, String cursor, int limit)
+    static LockPage page(JdbcTransaction tx, JdbcStatements sql, String keyPrefix, byte[] after, int limit)
             throws SQLException {
-        byte[] after = cursor == null ? null : digest(cursor);
         long now = tx.now();
         List<HeldLock> held = new ArrayList<>();
         byte[] last = null;
@@ -64,7 +62,12 @@ final class JdbcListing {
         return new LockPage(held, read < limit ? null : HEX.formatHex(last));
     }
 
-    private static byte[] digest(String cursor) {
+    /**
+     * @param cursor the {@link LockPage#next()} of a page
+     * @return the digest of the last row that page read, where the next page starts
+     * @throws IllegalArgumentException if the cursor is not one this store made
+     */
+    static byte[] digest(String cursor) {
         try {
             byte[] digest = HEX.parseHex(cursor);
             if (digest.length == DIGEST_BYTES) {
@@ -73,6 +76,7 @@ final class JdbcListing {
         } catch (IllegalArgumentException e) {
             // reported below, as any cursor of the wrong shape
         }
-        throw new IllegalArgumentException("'" + cursor + "' is not a cursor of the JDBC lock store's listing");
+        throw new IllegalArgumentException("'" + cursor + "' is not a cursor of the JDBC lock store's listing: "
+                + "expected the " + DIGEST_BYTES + " bytes of a row's lock_id in hexadecimal");
     }
 }

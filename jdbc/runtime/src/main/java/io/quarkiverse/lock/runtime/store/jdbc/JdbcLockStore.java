@@ -151,10 +151,11 @@ public final class JdbcLockStore extends OneStepReleaseStore {
      */
     @Override
     public Uni<LockPage> listHeld(String cursor, int limit) {
+        byte[] after = cursor == null ? null : JdbcListing.digest(cursor);
         return workers.any(deadline -> {
             JdbcDatabase.Found found = database.get();
             return found.transactions().run(deadline,
-                    tx -> JdbcListing.page(tx, found.statements(), settings.keyPrefix(), cursor, limit));
+                    tx -> JdbcListing.page(tx, found.statements(), settings.keyPrefix(), after, limit));
         });
     }
 
