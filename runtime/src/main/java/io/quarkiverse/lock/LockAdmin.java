@@ -17,11 +17,13 @@ public interface LockAdmin {
      * left and, where the store keeps a line, their waiters. Each call reads a bounded part of the store: a page may
      * list fewer than {@code limit} locks, even none, while {@link LockPage#hasNext()} says more follow.
      *
-     * @param cursor {@code null} for the first page, else the {@link LockPage#next()} of the page before
+     * @param cursor {@code null} for the first page, else the {@link LockPage#next()} of the page before, as it was
+     *        handed out
      * @param limit the most locks the page may list, from 1 to {@link #MAX_LIMIT}
      * @return the page; fails with a {@link LockException} if the store failed or did not answer in time
-     * @throws IllegalArgumentException at once if {@code limit} is out of range or {@code cursor} is blank; the
-     *         returned {@link Uni} fails with it too if the store did not make that cursor
+     * @throws IllegalArgumentException at once, before anything reaches the store, if {@code limit} is out of range
+     *         or {@code cursor} is not one a page of this listing handed out (blank, mistyped, cut short), with a
+     *         message that names which
      */
     Uni<LockPage> held(String cursor, int limit);
 

@@ -129,8 +129,9 @@ public interface LockStore {
      * @param cursor {@code null} for the first page, else the {@link LockPage#next()} of the page before, which only
      *        this kind of store understands
      * @param limit the most locks the page may list, positive
-     * @return the page; fails with the client's error, or with an {@link IllegalArgumentException} for a cursor this
-     *         store did not make
+     * @return the page; fails with the client's error
+     * @throws IllegalArgumentException at once, sending nothing, for a cursor of a shape this store never makes (a
+     *         store whose cursor is a key may take any string)
      */
     default Uni<LockPage> listHeld(String cursor, int limit) {
         return Uni.createFrom().failure(new UnsupportedOperationException("The " + name()
