@@ -17,13 +17,17 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.lock.HeldLock;
+import io.quarkiverse.lock.LockAdmin;
 import io.quarkiverse.lock.LockPage;
+import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 
 /**
  * Listing the held locks ({@link LockStore#listHeld}), as the Dev UI and an administrator see them: each held lock
  * with its owner, token and lease left, from any instance; released and expired locks never; every lock once across
- * bounded pages; and only the locks under the store's key prefix.
+ * bounded pages; and only the locks under the store's key prefix. The same through {@link LockAdmin}, with its own
+ * cursors, and its forced release of a lock another instance holds.
  */
 public interface LockListingContract extends StoreFixture {
 
@@ -139,6 +143,58 @@ public interface LockListingContract extends StoreFixture {
             assertThat(await(store().release(ours, holder))).isTrue();
         } finally {
             elsewhere.close();
+        }
+    }
+
+    @Test
+    default void anAdministratorPagesThroughEveryInstancesLocksWithItsOwnCursors() {
+        List<ReactiveDistributedLock> holders = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ReactiveDistributedLock lock = registry().obtain(newKey("admin-paged-" + i));
+            assertThat(await(lock.acquireOnce())).isTrue();
+            holders.add(lock);
+        }
+        try (StandaloneLockRegistry administrator = startInstance()) {
+            Map<String, HeldLock> listed = new HashMap<>();
+            int pages = 0;
+            String cursor = null;
+            do {
+                LockPage page = await(administrator.admin().held(cursor, 2));
+                assertThat(page.locks()).as("page %d", pages).hasSizeLessThanOrEqualTo(2);
+                for (HeldLock lock : page.locks()) {
+                    assertThat(listed.put(lock.key(), lock)).as("%s listed once", lock.key()).isNull();
+                }
+                cursor = page.next();
+                assertThat(++pages).as("pages read, the listing must end").isLessThan(MOST_PAGES);
+            } while (cursor != null);
+
+            for (ReactiveDistributedLock lock : holders) {
+                assertThat(listed).containsKey(lock.getLockKey());
+                assertThat(listed.get(lock.getLockKey()).token()).isEqualTo(lock.fencingToken().getAsLong());
+            }
+        } finally {
+            for (ReactiveDistributedLock lock : holders) {
+                assertThat(await(lock.release())).isTrue();
+            }
+        }
+    }
+
+    @Test
+    default void anAdministratorForcesFreeALockAnotherInstanceHolds() {
+        String key = newKey("admin-forced");
+        ReactiveDistributedLock holder = registry().obtain(key);
+        assertThat(await(holder.acquireOnce())).isTrue();
+        try (StandaloneLockRegistry administrator = startInstance()) {
+            LockAdmin admin = administrator.admin();
+
+            assertThat(await(admin.forceRelease(key))).as("forced free while held").isTrue();
+            assertThat(await(admin.forceRelease(key))).as("forced free when free already").isFalse();
+
+            assertThat(await(holder.isAcquired())).as("held by its former holder").isFalse();
+            assertThat(listAll(otherStore(), 100)).doesNotContainKey(key);
+            ReactiveDistributedLock next = administrator.obtain(key);
+            assertThat(await(next.acquireOnce())).as("acquired by another instance after").isTrue();
+            assertThat(await(next.release())).isTrue();
         }
     }
 
