@@ -7,6 +7,7 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.lock.LockAdmin;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.migration.LockMigrator;
 import io.quarkiverse.lock.runtime.config.LockSettings;
@@ -14,6 +15,7 @@ import io.quarkiverse.lock.runtime.migration.StoreLockMigrator;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.runtime.observe.LockObservers;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.registry.StoreLockAdmin;
 import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.waiting.IdleLockEvictor;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
@@ -77,6 +79,15 @@ public class LockProducers {
     @ApplicationScoped
     LockMigrator lockMigrator(DefaultLockRegistry registry) {
         return new StoreLockMigrator(registry);
+    }
+
+    /**
+     * @return the administration of the held locks, on the registry's store
+     */
+    @Produces
+    @ApplicationScoped
+    LockAdmin lockAdmin(DefaultLockRegistry registry) {
+        return new StoreLockAdmin(registry);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.spi;
 
 import java.time.Duration;
 
+import io.quarkiverse.lock.LockPage;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -116,6 +117,26 @@ public interface LockStore {
      * @return {@code true} if {@code owner} holds the lock now
      */
     Uni<Boolean> isHeld(String key, String owner);
+
+    /**
+     * Lists one page of the locks held now under this store's key prefix, for administration (the Dev UI, an
+     * application's admin endpoint). Bounded: one call reads at most about {@code limit} entries of the store, never
+     * the whole key space, and lists at most {@code limit} locks, which may be fewer than {@code limit} (even none)
+     * while more pages follow. Locks released or whose lease ran out are not listed, nor keys outside the prefix.
+     * Following the {@link LockPage#next() cursors} from {@code null} to the last page lists every lock held throughout
+     * the listing once. Every in-tree store implements it; this default fails.
+     *
+     * @param cursor {@code null} for the first page, else the {@link LockPage#next()} of the page before, which only
+     *        this kind of store understands
+     * @param limit the most locks the page may list, positive
+     * @return the page; fails with the client's error
+     * @throws IllegalArgumentException at once, sending nothing, for a cursor of a shape this store never makes (a
+     *         store whose cursor is a key may take any string)
+     */
+    default Uni<LockPage> listHeld(String cursor, int limit) {
+        return Uni.createFrom().failure(new UnsupportedOperationException("The " + name()
+                + " lock store cannot list the locks it holds"));
+    }
 
     /**
      * Starts telling {@code listener} about the releases and hand-overs the store sees, from every instance, so that

@@ -3,6 +3,7 @@ package io.quarkiverse.lock.spi;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.quarkiverse.lock.LockAdmin;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
@@ -10,6 +11,7 @@ import io.quarkiverse.lock.migration.LockMigrator;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.migration.StoreLockMigrator;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.registry.StoreLockAdmin;
 import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
 import io.quarkiverse.lock.runtime.waiting.IdleLockEvictor;
 import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
@@ -37,12 +39,14 @@ public final class StandaloneLockRegistry implements LockRegistry, AutoCloseable
     private final DefaultLockRegistry registry;
     private final IdleLockEvictor evictor;
     private final LockMigrator migrator;
+    private final LockAdmin admin;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private StandaloneLockRegistry(DefaultLockRegistry registry, IdleLockEvictor evictor) {
         this.registry = registry;
         this.evictor = evictor;
         this.migrator = new StoreLockMigrator(registry);
+        this.admin = new StoreLockAdmin(registry);
     }
 
     /**
@@ -79,6 +83,14 @@ public final class StandaloneLockRegistry implements LockRegistry, AutoCloseable
      */
     public LockMigrator migrator() {
         return migrator;
+    }
+
+    /**
+     * @return the administration of the locks held in this registry's store, by every instance, as the application's
+     *         {@link LockAdmin} bean: its operations bounded by the operation timeout
+     */
+    public LockAdmin admin() {
+        return admin;
     }
 
     /**

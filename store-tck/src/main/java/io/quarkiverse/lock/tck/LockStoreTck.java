@@ -26,7 +26,8 @@ import io.vertx.core.Vertx;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class LockStoreTck implements LockStoreContract, LockLineContract,
-        LockApiContract, LockWaitingContract, LockExecutionContract, LockLeaseContract, MigrationContract {
+        LockApiContract, LockWaitingContract, LockExecutionContract, LockLeaseContract, MigrationContract,
+        LockListingContract {
 
     private static final LockRegistrySettings SETTINGS = new LockRegistrySettings(Duration.ofSeconds(10),
             Duration.ofSeconds(10), Duration.ofSeconds(1), "lock:", false, Duration.ofSeconds(5));
@@ -45,6 +46,13 @@ public abstract class LockStoreTck implements LockStoreContract, LockLineContrac
      */
     @Override
     public abstract LockStore newStore();
+
+    /**
+     * Opens a store as {@link #newStore()} does, with another key prefix: for a store whose every instance is in this
+     * JVM, a store object of its own.
+     */
+    @Override
+    public abstract LockStore newStoreWithKeyPrefix(String keyPrefix);
 
     /**
      * @return {@code false} (this default) for a store reached over a network, which must keep a line of waiters and

@@ -23,6 +23,11 @@ class InMemoryStoreTckTest extends LockStoreTck {
     }
 
     @Override
+    public LockStore newStoreWithKeyPrefix(String keyPrefix) {
+        return new InMemoryLockStore(clock);
+    }
+
+    @Override
     public boolean storeIsLocal() {
         return true;
     }

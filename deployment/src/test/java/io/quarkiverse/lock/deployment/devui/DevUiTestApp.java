@@ -19,8 +19,18 @@ public final class DevUiTestApp {
      * @return the application
      */
     public static QuarkusDevModeTest on(int port, String storeConfig) {
+        return on(port, storeConfig, new Class<?>[0]);
+    }
+
+    /**
+     * @param port the HTTP port, where the test's browser reads the Dev UI
+     * @param storeConfig the store's lines of {@code application.properties}, each ending with a line break
+     * @param classes more classes of the application, such as a resource the test calls
+     * @return the application
+     */
+    public static QuarkusDevModeTest on(int port, String storeConfig, Class<?>... classes) {
         return new QuarkusDevModeTest()
-                .withApplicationRoot(root -> root.addClass(DevUiLockActivity.class)
+                .withApplicationRoot(root -> root.addClass(DevUiLockActivity.class).addClasses(classes)
                         .addAsResource(new StringAsset("quarkus.http.port=" + port + "\n"
                                 + "quarkus.devservices.enabled=false\n"
                                 + storeConfig

@@ -20,4 +20,9 @@ class ExternalStoreTckTest extends LockStoreTck {
     public LockStore newStore() {
         return store;
     }
+
+    @Override
+    public LockStore newStoreWithKeyPrefix(String keyPrefix) {
+        return ExternalLockStore.create();
+    }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.quarkiverse.lock.LockPage;
 import io.quarkiverse.lock.runtime.store.ForwardingLockStore;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
@@ -92,6 +93,11 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
         return bounded("check", delegate.isHeld(key, owner), null);
+    }
+
+    @Override
+    public Uni<LockPage> listHeld(String cursor, int limit) {
+        return bounded("list", delegate.listHeld(cursor, limit), null);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.runtime.store;
 
 import java.time.Duration;
 
+import io.quarkiverse.lock.LockPage;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.spi.ReleaseListener;
@@ -66,6 +67,11 @@ public abstract class ForwardingLockStore implements LockStore {
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
         return delegate.isHeld(key, owner);
+    }
+
+    @Override
+    public Uni<LockPage> listHeld(String cursor, int limit) {
+        return delegate.listHeld(cursor, limit);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.quarkiverse.lock.runtime.store;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.quarkiverse.lock.LockPage;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
@@ -70,5 +71,10 @@ public final class UnreachableStore implements LockStore {
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
         return reach("isHeld", key);
+    }
+
+    @Override
+    public Uni<LockPage> listHeld(String cursor, int limit) {
+        return reach("listHeld", cursor);
     }
 }

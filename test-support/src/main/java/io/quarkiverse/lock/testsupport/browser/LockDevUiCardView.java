@@ -24,10 +24,10 @@ public record LockDevUiCardView(String title, List<String> links, List<Map<Strin
     /** The card link this view follows, and the page it opens. */
     public static final String HELD_LOCKS = "Held locks";
 
-    private static final Duration PAGE_TIMEOUT = Duration.ofSeconds(45);
+    static final Duration PAGE_TIMEOUT = Duration.ofSeconds(45);
 
     /** Finds elements through open shadow roots, and the text a user reads in an element and its shadow tree. */
-    private static final String HELPERS = """
+    static final String HELPERS = """
             const squash = s => (s || '').replace(/\\s+/g, ' ').trim();
             const everything = () => {
                 const found = [];
@@ -60,7 +60,7 @@ public record LockDevUiCardView(String title, List<String> links, List<Map<Strin
                 };
             })()""";
 
-    private static final String CLICK_HELD_LOCKS = "(() => {" + HELPERS + """
+    static final String CLICK_HELD_LOCKS = "(() => {" + HELPERS + """
                 const link = heldLocksLink();
                 const anchor = link && link.shadowRoot && link.shadowRoot.querySelector('a');
                 if (!anchor) { return false; }
@@ -125,7 +125,7 @@ public record LockDevUiCardView(String title, List<String> links, List<Map<Strin
     }
 
     /** A picture for whoever reads a failure; taking it never hides the failure. */
-    private static void screenshot(BrowserTab tab, Path file) {
+    static void screenshot(BrowserTab tab, Path file) {
         try {
             tab.screenshot(file);
         } catch (IOException | RuntimeException e) {

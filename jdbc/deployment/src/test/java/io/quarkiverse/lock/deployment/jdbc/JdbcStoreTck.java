@@ -53,8 +53,13 @@ abstract class JdbcStoreTck extends LockStoreTck {
 
     @Override
     public LockStore newStore() {
-        return new JdbcLockStore(vertx(), dataSource, new JdbcLockStoreSettings(TABLE, settings().keyPrefix(), true,
-                8, Duration.ofMillis(100), Duration.ofHours(1), settings().operationTimeout()));
+        return newStoreWithKeyPrefix(settings().keyPrefix());
+    }
+
+    @Override
+    public LockStore newStoreWithKeyPrefix(String keyPrefix) {
+        return new JdbcLockStore(vertx(), dataSource, new JdbcLockStoreSettings(TABLE, keyPrefix, true, 8,
+                Duration.ofMillis(100), Duration.ofHours(1), settings().operationTimeout()));
     }
 
     @Override

@@ -36,7 +36,12 @@ class MongoLockStoreTckTest extends LockStoreTck {
 
     @Override
     public LockStore newStore() {
-        return new MongoLockStore(vertx(), database, new MongoLockStoreSettings("contract", settings().keyPrefix(),
+        return newStoreWithKeyPrefix(settings().keyPrefix());
+    }
+
+    @Override
+    public LockStore newStoreWithKeyPrefix(String keyPrefix) {
+        return new MongoLockStore(vertx(), database, new MongoLockStoreSettings("contract", keyPrefix,
                 new Document("w", "majority"), false, true, settings().operationTimeout()));
     }
 

@@ -36,8 +36,13 @@ class PostgresLockStoreTckTest extends LockStoreTck {
 
     @Override
     public LockStore newStore() {
-        return new PostgresLockStore(vertx(), pool, new PostgresLockStoreSettings(TABLE, settings().keyPrefix(), false,
-                true, Duration.ofHours(1), settings().operationTimeout()));
+        return newStoreWithKeyPrefix(settings().keyPrefix());
+    }
+
+    @Override
+    public LockStore newStoreWithKeyPrefix(String keyPrefix) {
+        return new PostgresLockStore(vertx(), pool, new PostgresLockStoreSettings(TABLE, keyPrefix, false, true,
+                Duration.ofHours(1), settings().operationTimeout()));
     }
 
     @Override

@@ -24,7 +24,12 @@ class RedisClusterLockStoreTckTest extends LockStoreTck {
 
     @Override
     public LockStore newStore() {
-        return new RedisLockStore(vertx(), redis, settings().keyPrefix(), Duration.ofHours(1).toMillis(), true);
+        return newStoreWithKeyPrefix(settings().keyPrefix());
+    }
+
+    @Override
+    public LockStore newStoreWithKeyPrefix(String keyPrefix) {
+        return new RedisLockStore(vertx(), redis, keyPrefix, Duration.ofHours(1).toMillis(), true);
     }
 
     @Override

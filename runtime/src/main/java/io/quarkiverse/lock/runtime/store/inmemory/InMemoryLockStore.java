@@ -1,13 +1,20 @@
 package io.quarkiverse.lock.runtime.store.inmemory;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.lock.HeldLock;
+import io.quarkiverse.lock.LockPage;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
@@ -115,7 +122,7 @@ public final class InMemoryLockStore implements LockStore {
             if (lock != null && lock.isLive(now)) {
                 return lock;
             }
-            granted[0] = new StoredLock(owner, lastToken.incrementAndGet(), expiry(now, leaseMillis));
+            granted[0] = new StoredLock(owner, lastToken.incrementAndGet(), now, expiry(now, leaseMillis));
             return granted[0];
         });
         AcquireResult result = granted[0] != null
@@ -127,7 +134,7 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
         long now = clock.millis();
-        StoredLock granted = new StoredLock(owner, lastToken.incrementAndGet(), expiry(now, leaseMillis));
+        StoredLock granted = new StoredLock(owner, lastToken.incrementAndGet(), now, expiry(now, leaseMillis));
         locks.put(key, granted);
         return Uni.createFrom().item(AcquireResult.acquired(granted.token));
     }
@@ -156,7 +163,7 @@ public final class InMemoryLockStore implements LockStore {
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
         long now = clock.millis();
         return Uni.createFrom().item(ifHeldBy(key, owner, now,
-                lock -> new StoredLock(owner, lock.token, expiry(now, leaseMillis))));
+                lock -> new StoredLock(owner, lock.token, lock.acquiredAtMillis, expiry(now, leaseMillis))));
     }
 
     /**
@@ -184,6 +191,35 @@ public final class InMemoryLockStore implements LockStore {
     public Uni<Boolean> isHeld(String key, String owner) {
         StoredLock lock = locks.get(key);
         return Uni.createFrom().item(lock != null && lock.isLive(clock.millis()) && lock.owner.equals(owner));
+    }
+
+    /**
+     * Lists the live locks in key order, after the cursor (the last key of the page before). The store has no key
+     * prefix (its map is its own) and keeps no line. Its map is a hash map, kept so for atomic per-key operations:
+     * a page walks it in memory, keeping only the {@code limit} smallest keys after the cursor, and asks no one else.
+     */
+    @Override
+    public Uni<LockPage> listHeld(String cursor, int limit) {
+        long now = clock.millis();
+        PriorityQueue<Map.Entry<String, StoredLock>> largestLast = new PriorityQueue<>(limit + 1,
+                Map.Entry.<String, StoredLock> comparingByKey().reversed());
+        boolean more = false;
+        for (Map.Entry<String, StoredLock> entry : locks.entrySet()) {
+            if ((cursor == null || entry.getKey().compareTo(cursor) > 0) && entry.getValue().isLive(now)) {
+                largestLast.add(Map.entry(entry.getKey(), entry.getValue()));
+                if (largestLast.size() > limit) {
+                    largestLast.poll();
+                    more = true;
+                }
+            }
+        }
+        List<HeldLock> page = new ArrayList<>(largestLast.size());
+        while (!largestLast.isEmpty()) {
+            Map.Entry<String, StoredLock> entry = largestLast.poll();
+            page.add(0, entry.getValue().listed(entry.getKey(), now));
+        }
+        String next = more ? page.get(page.size() - 1).key() : null;
+        return Uni.createFrom().item(new LockPage(page, next));
     }
 
     /**
@@ -228,10 +264,15 @@ public final class InMemoryLockStore implements LockStore {
         return locks.size();
     }
 
-    private record StoredLock(String owner, long token, long expiresAtMillis) {
+    private record StoredLock(String owner, long token, long acquiredAtMillis, long expiresAtMillis) {
 
         boolean isLive(long now) {
             return expiresAtMillis > now;
+        }
+
+        HeldLock listed(String key, long now) {
+            long left = expiresAtMillis == Long.MAX_VALUE ? HeldLock.UNTIL_RELEASED : expiresAtMillis - now;
+            return new HeldLock(key, owner, token, left, HeldLock.NO_LINE, Instant.ofEpochMilli(acquiredAtMillis));
         }
     }
 }

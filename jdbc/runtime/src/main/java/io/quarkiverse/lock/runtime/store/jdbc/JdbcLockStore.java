@@ -12,6 +12,7 @@ import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.lock.LockPage;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.OneStepReleaseStore;
 import io.quarkiverse.lock.spi.ReleaseListener;
@@ -143,6 +144,19 @@ public final class JdbcLockStore extends OneStepReleaseStore {
     public Uni<Boolean> isHeld(String key, String owner) {
         KeyOperation<Boolean> isHeld = (operations, tx, id) -> operations.isHeld(tx, id, owner);
         return workers.any(deadline -> inTransaction(deadline, key, isHeld));
+    }
+
+    /**
+     * Reads one keyset page of the lock table on its primary key ({@link JdbcListing}), on any worker.
+     */
+    @Override
+    public Uni<LockPage> listHeld(String cursor, int limit) {
+        byte[] after = cursor == null ? null : JdbcListing.digest(cursor);
+        return workers.any(deadline -> {
+            JdbcDatabase.Found found = database.get();
+            return found.transactions().run(deadline,
+                    tx -> JdbcListing.page(tx, found.statements(), settings.keyPrefix(), after, limit));
+        });
     }
 
     /**

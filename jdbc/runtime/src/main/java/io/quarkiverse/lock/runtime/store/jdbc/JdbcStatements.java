@@ -49,6 +49,8 @@ final class JdbcStatements {
     final String sweepCandidates;
     final String deleteRow;
     final String sweepLine;
+    final String listFirst;
+    final String listAfter;
 
     /**
      * @param dialect the database's dialect
@@ -86,5 +88,9 @@ final class JdbcStatements {
         this.deleteRow = "DELETE FROM " + t
                 + " WHERE lock_id = ? AND changed_at < ? AND (owner IS NULL OR held_until < ?)";
         this.sweepLine = "DELETE FROM " + l + " WHERE place_until < ?";
+        String list = "SELECT r.lock_id, r.lock_key, r.owner, r.token, r.held_until, (SELECT COUNT(*) FROM " + l
+                + " p WHERE p.lock_id = r.lock_id AND p.place_until > ?) FROM " + t + " r";
+        this.listFirst = list + " ORDER BY r.lock_id";
+        this.listAfter = list + " WHERE r.lock_id > ? ORDER BY r.lock_id";
     }
 }

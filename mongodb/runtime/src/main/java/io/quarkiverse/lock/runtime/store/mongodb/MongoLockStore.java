@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import org.bson.Document;
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.lock.LockPage;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.spi.OrderedPerKey;
@@ -208,6 +209,15 @@ public final class MongoLockStore implements LockStore {
                 .append("singleBatch", true);
         return commands.read(command)
                 .map(reply -> !reply.get("cursor", Document.class).getList("firstBatch", Document.class).isEmpty());
+    }
+
+    /**
+     * Reads one page by a sorted range on {@code _id} ({@link MongoListing}).
+     */
+    @Override
+    public Uni<LockPage> listHeld(String cursor, int limit) {
+        return commands.read(MongoListing.command(settings.collection(), settings.keyPrefix(), cursor, limit))
+                .map(reply -> MongoListing.page(reply, settings.keyPrefix(), limit));
     }
 
     @Override

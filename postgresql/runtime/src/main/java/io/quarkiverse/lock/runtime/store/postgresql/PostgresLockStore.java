@@ -2,11 +2,16 @@ package io.quarkiverse.lock.runtime.store.postgresql;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.lock.HeldLock;
+import io.quarkiverse.lock.LockPage;
 import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.KeyPrefixRange;
 import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.spi.OneStepReleaseStore;
 import io.quarkiverse.lock.spi.OrderedPerKey;
@@ -143,6 +148,37 @@ public final class PostgresLockStore extends OneStepReleaseStore {
         return schema.ready()
                 .flatMap(ready -> bounded.bounded(c -> c.preparedQuery(statements.isHeld()).execute(arguments)))
                 .map(rows -> rows.iterator().next().getBoolean(0));
+    }
+
+    /**
+     * Reads at most {@code limit} rows of the table in key order after the cursor (the last key the page before
+     * read), within the key prefix, and lists the held ones; released rows kept for their fencing counter count
+     * toward the limit, so a page may list fewer locks while more follow.
+     */
+    @Override
+    public Uni<LockPage> listHeld(String cursor, int limit) {
+        byte[] prefix = settings.keyPrefix().getBytes(StandardCharsets.UTF_8);
+        byte[] below = KeyPrefixRange.upperBound(prefix);
+        Tuple arguments = Tuple.tuple().addBuffer(id(cursor == null ? "" : cursor))
+                .addBuffer(below == null ? null : Buffer.buffer(below)).addInteger(limit);
+        return schema.ready()
+                .flatMap(ready -> bounded.bounded(c -> c.preparedQuery(statements.listHeld()).execute(arguments)))
+                .map(rows -> page(rows, prefix.length, limit));
+    }
+
+    private static LockPage page(RowSet<Row> rows, int prefixBytes, int limit) {
+        List<HeldLock> held = new ArrayList<>();
+        String last = null;
+        for (Row row : rows) {
+            byte[] stored = row.getBuffer(0).getBytes();
+            last = new String(stored, prefixBytes, stored.length - prefixBytes, StandardCharsets.UTF_8);
+            long left = row.getLong(3);
+            if (left != 0) {
+                held.add(new HeldLock(last, row.getString(1), row.getLong(2),
+                        left < 0 ? HeldLock.UNTIL_RELEASED : left, row.getInteger(4), null));
+            }
+        }
+        return new LockPage(held, rows.size() < limit ? null : last);
     }
 
     @Override

@@ -78,6 +78,7 @@ final class PostgresStatements {
     private final String isHeld;
     private final String ping;
     private final String sweep;
+    private final String listHeld;
 
     PostgresStatements(PostgresTable table) {
         String t = table.sql();
@@ -143,6 +144,19 @@ final class PostgresStatements {
                                WHERE lock_key = $1::bytea AND owner = $2::text AND held_until > clock_timestamp())
                 """.formatted(t));
         this.ping = "SELECT NULL FROM " + t + " WHERE false";
+        this.listHeld = compact("""
+                SELECT r.lock_key, r.owner, r.token,
+                       CASE WHEN r.owner IS NULL OR r.held_until <= n.now THEN 0
+                            WHEN r.held_until = 'infinity' THEN -1
+                            ELSE ceil(extract(epoch FROM r.held_until - n.now) * 1000)::bigint END,
+                       (SELECT count(*)::integer FROM jsonb_array_elements(r.line) AS e(w)
+                        WHERE (e.w->>'until')::bigint > n.micros / 1000)
+                FROM (SELECT lock_key, owner, token, held_until, line FROM %1$s
+                      WHERE lock_key > $1::bytea AND ($2::bytea IS NULL OR lock_key < $2::bytea)
+                      ORDER BY lock_key LIMIT $3::integer) r
+                CROSS JOIN %2$s
+                ORDER BY r.lock_key
+                """.formatted(t, NOW));
         this.sweep = compact("""
                 DELETE FROM %1$s WHERE lock_key IN (
                   SELECT lock_key FROM %1$s
@@ -214,6 +228,16 @@ final class PostgresStatements {
     /** A row of (held now by owner). Parameters: key, owner. */
     String isHeld() {
         return isHeld;
+    }
+
+    /**
+     * Rows of (key, owner, token, lease left in ms: 0 when not held, -1 when held until released; live places in
+     * line) for at most {@code $3} rows in key order after {@code $1}, below {@code $2} ({@code NULL}: no bound): a
+     * keyset page on the primary key, whose rows the caller filters to the held ones. Parameters: after, below, most
+     * rows.
+     */
+    String listHeld() {
+        return listHeld;
     }
 
     /** A query that answers when the table exists and may be read. */

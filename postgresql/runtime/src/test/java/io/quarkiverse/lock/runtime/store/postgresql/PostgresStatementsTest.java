@@ -20,7 +20,8 @@ class PostgresStatementsTest {
         for (String table : List.of("quarkus_lock", LONGEST_NAME, "s".repeat(20) + "." + LONGEST_NAME)) {
             PostgresStatements statements = new PostgresStatements(PostgresTable.parse(table));
             for (String sql : List.of(statements.acquire(false), statements.acquire(true), statements.free(),
-                    statements.takeOver(), statements.renew(), statements.isHeld(), statements.sweep())) {
+                    statements.takeOver(), statements.renew(), statements.isHeld(), statements.listHeld(),
+                    statements.sweep())) {
                 assertThat(sql.length()).as("length of %s on table %s", sql, table)
                         .isLessThan(PostgresStatements.CACHED_SQL_LIMIT);
             }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 
+import io.quarkiverse.lock.LockPage;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.spi.ReleaseListener;
@@ -62,6 +63,7 @@ public final class RedisLockStore implements LockStore {
     private final String releaseChannel;
     private final String handOverChannel;
     private final ReplicaAcknowledgement replicas;
+    private final RedisListing listing;
 
     /**
      * A store whose acquisitions need no replica acknowledgement, keeping fencing counters for the given time: the
@@ -88,12 +90,14 @@ public final class RedisLockStore implements LockStore {
         this.vertx = vertx;
         this.redis = redis;
         this.pipeline = new RedisCommandPipeline(redis, vertx,
-                List.of(ACQUIRE, RELEASE, RENEW, LEAVE, TAKE_OVER, FORCE_RELEASE));
+                List.of(ACQUIRE, RELEASE, RENEW, LEAVE, TAKE_OVER, FORCE_RELEASE, RedisListing.HELD,
+                        RedisListing.SCAN));
         this.keyPrefix = settings.keyPrefix();
         this.fencingRetentionMillis = Long.toString(settings.fencingRetention().toMillis());
         this.releaseChannel = settings.releaseNotifications() ? keyPrefix + "released" : "";
         this.handOverChannel = settings.releaseNotifications() ? releaseChannel + ":" + UUID.randomUUID() : "";
         this.replicas = settings.replicas();
+        this.listing = new RedisListing(pipeline, keyPrefix);
     }
 
     @Override
@@ -173,6 +177,16 @@ public final class RedisLockStore implements LockStore {
     public Uni<Boolean> isHeld(String key, String owner) {
         return pipeline.send(Request.cmd(Command.GET).arg(keys(key).lock()))
                 .map(value -> value != null && owner.equals(value.toString()));
+    }
+
+    /**
+     * Lists one {@code SCAN} step of the store's keys, on every primary in turn on Redis Cluster ({@link RedisListing}).
+     *
+     * @throws IllegalArgumentException at once, sending nothing, if the cursor is not one this store makes
+     */
+    @Override
+    public Uni<LockPage> listHeld(String cursor, int limit) {
+        return listing.page(cursor, limit);
     }
 
     @Override
