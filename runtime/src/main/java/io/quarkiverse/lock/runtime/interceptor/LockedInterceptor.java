@@ -101,7 +101,7 @@ public class LockedInterceptor {
             BodyStart start = new BodyStart();
             return obtain(method, key).acquireAndExecute(method.wait, method.lease, start.marking(body))
                     .onFailure(failure -> skips(method, key, failure, start)).recoverWithUni(failure -> {
-                        skipped(method, key, failure);
+                        skipped(method, key, failure, start);
                         return Uni.createFrom().nullItem();
                     });
         });
@@ -116,14 +116,21 @@ public class LockedInterceptor {
             BodyStart start = new BodyStart();
             return obtain(method, key).acquireAndExecuteMany(method.wait, method.lease, start.marking(body))
                     .onFailure(failure -> skips(method, key, failure, start)).recoverWithMulti(failure -> {
-                        skipped(method, key, failure);
+                        skipped(method, key, failure, start);
                         return Multi.createFrom().empty();
                     });
         });
     }
 
-    /** @return {@code true} if the call skips its method on this failure: its acquisition failed so that it skips */
+    /**
+     * @return {@code true} if the call ends without failing on this failure: its acquisition failed so that it skips,
+     *         or it is a scheduled job whose method did its work and whose release the store failed (the release is
+     *         tried again in the background, or the lease ends it; the outage is logged once by the registry)
+     */
     private static boolean skips(LockedMethod method, String key, Throwable failure, BodyStart start) {
+        if (start.finished()) {
+            return method.scheduled && method.skipReason(failure, key) == SkipReason.STORE_FAILURE;
+        }
         return !start.started() && method.skipReason(failure, key) != null;
     }
 
@@ -145,7 +152,12 @@ public class LockedInterceptor {
      * {@link LockedMethod#skipReason} is not {@code null}. A store failure is not logged above debug level here: the
      * registry logs the store's outage once, however many scheduled firings it skips.
      */
-    private void skipped(LockedMethod method, String key, Throwable failure) {
+    private void skipped(LockedMethod method, String key, Throwable failure, BodyStart start) {
+        if (start.finished()) {
+            LOG.debugf("Scheduled @Locked method %s ran, but the lock store failed to release lock '%s': %s",
+                    method.name, key, failure.getMessage());
+            return;
+        }
         SkipReason reason = method.skipReason(failure, key);
         if (reason == SkipReason.BUSY) {
             LOG.debugf("Skipped @Locked method %s: lock '%s' is held by another owner", method.name, key);
@@ -170,14 +182,18 @@ public class LockedInterceptor {
                 }
                 LockedCallChain.enter(key);
                 try {
-                    return context.proceed();
+                    Object result = context.proceed();
+                    if (start != null) {
+                        start.finish();
+                    }
+                    return result;
                 } finally {
                     LockedCallChain.leave(key);
                 }
             });
         } catch (CannotAcquireLockException | LockException failure) {
             if (start != null && skips(method, key, failure, start)) {
-                skipped(method, key, failure);
+                skipped(method, key, failure, start);
                 return null;
             }
             throw failure;
