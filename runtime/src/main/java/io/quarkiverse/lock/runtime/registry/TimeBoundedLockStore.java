@@ -21,6 +21,9 @@ import io.vertx.core.Vertx;
  * on the wire, Redis's client sending a script again after {@code NOSCRIPT}, a driver retrying a write on another
  * connection), after the take-back its caller sent on the timeout. So it is left to run, and taken back once more when
  * it completes. Any other operation that timed out is cancelled, so a queued command that timed out is never sent.
+ * <p>
+ * A store that answers that it cannot do what was asked (a store without {@link LockStore#listHeld}) or that the
+ * request was invalid has answered: that ends an outage as any answer does, and never starts one.
  */
 final class TimeBoundedLockStore extends ForwardingLockStore {
 
@@ -160,7 +163,11 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
             }, failure -> {
                 if (answered.compareAndSet(false, true)) {
                     vertx.cancelTimer(timer);
-                    outage.failed(name, failure);
+                    if (isRefusal(failure)) {
+                        outage.answered(sent);
+                    } else {
+                        outage.failed(name, failure);
+                    }
                     emitter.fail(failure);
                 } else if (timedOut.get() && afterLateAnswer != null) {
                     afterLateAnswer.run();
@@ -170,6 +177,15 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
                 call.cancel();
             }
         });
+    }
+
+    /**
+     * @return whether the failure is the store's answer that it does not do what was asked
+     *         ({@link UnsupportedOperationException}, such as the SPI's default {@link LockStore#listHeld}) or that
+     *         the request was invalid ({@link IllegalArgumentException}): the store answered, so it is no outage
+     */
+    private static boolean isRefusal(Throwable failure) {
+        return failure instanceof UnsupportedOperationException || failure instanceof IllegalArgumentException;
     }
 
     /** The store did not answer in time. */
