@@ -19,6 +19,7 @@ import jdk.jfr.consumer.RecordingFile;
 final class PinnedThreadRecording implements AutoCloseable {
 
     private static final String PINNED = "jdk.VirtualThreadPinned";
+    private static final String LOAD_CLASS = "loadClass";
 
     private final Recording recording = new Recording();
 
@@ -33,7 +34,9 @@ final class PinnedThreadRecording implements AutoCloseable {
      * @param packagePrefix the code whose pins count: a pinned event counts if a frame of its stack is in a class
      *        whose name starts with it (the test's own HTTP client, loading its classes on first use, pins too)
      * @param except a class of that code whose frames do not count (the test itself, which runs the client)
-     * @return each pinned event that counts, with the top of its stack
+     * @return each pinned event that counts, with the top of its stack; a pin while a class loader loads a class
+     *         never counts: the JVM loads each class once, on whichever thread first needs it, so it pins once per
+     *         class and JVM, never for a wait
      */
     List<String> pinnedEvents(String packagePrefix, Class<?> except) throws IOException {
         recording.stop();
@@ -45,10 +48,16 @@ final class PinnedThreadRecording implements AutoCloseable {
                     .filter(event -> event.getStackTrace() != null && event.getStackTrace().getFrames().stream()
                             .map(frame -> frame.getMethod().getType().getName())
                             .anyMatch(type -> type.startsWith(packagePrefix) && !type.startsWith(except.getName())))
+                    .filter(event -> !loadingAClass(event))
                     .map(PinnedThreadRecording::describe).toList();
         } finally {
             Files.deleteIfExists(file);
         }
+    }
+
+    private static boolean loadingAClass(RecordedEvent event) {
+        return event.getStackTrace().getFrames().stream().anyMatch(frame -> frame.getMethod().getName().equals(LOAD_CLASS)
+                && frame.getMethod().getType().getName().endsWith("ClassLoader"));
     }
 
     private static String describe(RecordedEvent event) {

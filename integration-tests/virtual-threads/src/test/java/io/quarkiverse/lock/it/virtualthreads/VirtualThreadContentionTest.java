@@ -34,8 +34,8 @@ import io.quarkus.test.junit.QuarkusTest;
  * blocking view, and as the virtual threads of a {@code @RunOnVirtualThread} REST endpoint that is itself
  * {@code @Locked}. Every section is counted exactly once, none overlaps another of its lock, and no virtual thread is
  * pinned to its carrier while it waits (no {@code jdk.VirtualThreadPinned} event with the locks' code or the sections
- * on its stack in a flight recording of the run, after a first section on each path has loaded its classes: class
- * loading pins, once per JVM, and so does the test's own HTTP client).
+ * on its stack in a flight recording of the run; class loading pins, once per class and JVM, and so does the test's
+ * own HTTP client, so neither counts, and a first section on each path loads most classes before the recording).
  */
 @QuarkusTest
 @WithTestResource(RedisServerResource.class)
