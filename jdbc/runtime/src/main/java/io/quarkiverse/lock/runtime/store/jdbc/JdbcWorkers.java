@@ -24,7 +24,8 @@ import io.vertx.core.Vertx;
  * This instance's operations on one key run one after the other, in the order they were subscribed, each only once
  * the one before it has ended in the database: otherwise an acquisition's take-back, on another thread, could commit
  * before the attempt it takes back (which would then grant the lock to an acquisition that is gone). A caller that
- * stops waiting does not end the work, which the next operation on the key waits for.
+ * stops waiting does not end the work, which the next operation on the key waits for; work whose caller stopped
+ * waiting before it ran does not run, and the work after it still waits for the work before it.
  * <p>
  * Outcomes are delivered on the caller's Vert.x context, or on an event loop for a caller outside Vert.x, so no
  * code of the caller's pipeline ever runs on these threads.
@@ -73,10 +74,12 @@ final class JdbcWorkers implements AutoCloseable {
         return Uni.createFrom().emitter(emitter -> {
             CompletableFuture<Void> ended = new CompletableFuture<>();
             CompletableFuture<Void> previous = lastOnKey.put(key, ended);
-            Runnable after = () -> {
+            // work cancelled before it ran lets the next run only once the work before it ended
+            CompletableFuture<Void> before = previous == null ? CompletableFuture.completedFuture(null) : previous;
+            Runnable after = () -> before.whenComplete((ignored, failure) -> {
                 lastOnKey.remove(key, ended);
                 ended.complete(null);
-            };
+            });
             Task<T> task = new Task<>(emitter, work, System.nanoTime() + timeoutNanos, callerContext(), after);
             if (previous == null) {
                 submit(task);
