@@ -9,7 +9,10 @@ import java.sql.SQLException;
 import java.time.Duration;
 
 import io.agroal.api.AgroalDataSource;
+import io.agroal.api.configuration.AgroalConnectionPoolConfiguration.ExceptionSorter;
 import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
+import io.agroal.api.exceptionsorter.MySQLExceptionSorter;
+import io.agroal.api.exceptionsorter.PostgreSQLExceptionSorter;
 import io.agroal.api.security.NamePrincipal;
 import io.agroal.api.security.SimplePassword;
 import io.quarkiverse.lock.runtime.store.jdbc.JdbcLockStore;
@@ -22,7 +25,7 @@ import io.quarkiverse.lock.tck.LockStoreTck;
  * The whole contract suite on the JDBC store, on one database: every instance is a store of its own on one Agroal
  * pool, so only the database connects them. A binding names the database's JDBC URL and user.
  */
-abstract class JdbcStoreTck extends LockStoreTck {
+public abstract class JdbcStoreTck extends LockStoreTck {
 
     private static final JdbcTable TABLE = JdbcTable.parse("contract");
 
@@ -38,12 +41,20 @@ abstract class JdbcStoreTck extends LockStoreTck {
     }
 
     /**
-     * @return an Agroal pool of {@code size} connections, as the Agroal extension makes one
+     * @param url the database's JDBC URL
+     * @param user the user to log in as
+     * @param password its password
+     * @param size how many connections at most
+     * @return an Agroal pool of {@code size} connections, as the Agroal extension makes one: with the exception sorter
+     *         of the database's Quarkus JDBC extension, so a connection that broke is not handed out again
      */
-    static AgroalDataSource pool(String url, String user, String password, int size) {
+    public static AgroalDataSource pool(String url, String user, String password, int size) {
+        ExceptionSorter sorter = url.startsWith("jdbc:postgresql:") ? new PostgreSQLExceptionSorter()
+                : url.startsWith("jdbc:mariadb:") ? new MySQLExceptionSorter() : ExceptionSorter.emptyExceptionSorter();
         try {
             return AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
                     .connectionPoolConfiguration(pool -> pool.maxSize(size).acquisitionTimeout(Duration.ofSeconds(10))
+                            .exceptionSorter(sorter)
                             .connectionFactoryConfiguration(factory -> factory.jdbcUrl(url)
                                     .principal(new NamePrincipal(user)).credential(new SimplePassword(password)))));
         } catch (SQLException e) {

@@ -35,32 +35,41 @@ final class JdbcDatabase {
     }
 
     /**
+     * @param deadlineNanos when the operation's time runs out ({@link System#nanoTime()}): finding the database and
+     *        creating its tables wait for no answer longer than that and a second, so an answer lost on the way
+     *        fails the operations meanwhile, and the next one tries again
      * @return the database, found now if it was not yet
-     * @throws SQLException if the database could not be reached
+     * @throws SQLException if the database could not be reached in time
      * @throws IllegalStateException if it is none the store supports, naming it and them
      */
-    Found get() throws SQLException {
+    Found get(long deadlineNanos) throws SQLException {
         Found known = found;
         if (known != null) {
             return known;
         }
         synchronized (this) {
             if (found == null) {
-                found = find();
+                found = find(deadlineNanos);
             }
             return found;
         }
     }
 
-    private Found find() throws SQLException {
+    private Found find(long deadlineNanos) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
-            JdbcDialect dialect = JdbcDialect.of(connection.getMetaData().getDatabaseProductName());
-            JdbcStatements statements = new JdbcStatements(dialect, table);
-            if (createSchema) {
-                createTables(connection, statements);
+            int networkTimeout = connection.getNetworkTimeout();
+            connection.setNetworkTimeout(Runnable::run, JdbcTransaction.readMillis(deadlineNanos));
+            try {
+                JdbcDialect dialect = JdbcDialect.of(connection.getMetaData().getDatabaseProductName());
+                JdbcStatements statements = new JdbcStatements(dialect, table);
+                if (createSchema) {
+                    createTables(connection, statements);
+                }
+                return new Found(statements, new JdbcTransactions(dataSource, statements),
+                        new JdbcLockOperations(statements));
+            } finally {
+                JdbcTransactions.restoreNetworkTimeout(connection, networkTimeout);
             }
-            return new Found(statements, new JdbcTransactions(dataSource, statements),
-                    new JdbcLockOperations(statements));
         }
     }
 

@@ -83,7 +83,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
      */
     public JdbcDialect detect() {
         try {
-            return database.get().statements().dialect;
+            return database.get(System.nanoTime() + settings.operationTimeout().toNanos()).statements().dialect;
         } catch (SQLException e) {
             LOG.warnf("Could not reach the lock store's datasource at startup (%s); the first lock operation tries "
                     + "again", e.getMessage());
@@ -153,7 +153,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
     public Uni<LockPage> listHeld(String cursor, int limit) {
         byte[] after = cursor == null ? null : JdbcListing.digest(cursor);
         return workers.any(deadline -> {
-            JdbcDatabase.Found found = database.get();
+            JdbcDatabase.Found found = database.get(deadline);
             return found.transactions().run(deadline,
                     tx -> JdbcListing.page(tx, found.statements(), settings.keyPrefix(), after, limit));
         });
@@ -165,7 +165,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
     @Override
     public Uni<Void> ping() {
         return workers.any(deadline -> {
-            JdbcDatabase.Found found = database.get();
+            JdbcDatabase.Found found = database.get(deadline);
             return found.transactions().run(deadline, tx -> tx.count(found.statements().ping));
         }).replaceWithVoid();
     }
@@ -201,7 +201,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
 
     private <T> T inTransaction(long deadlineNanos, String key, KeyOperation<T> operation) throws SQLException {
         JdbcKey id = id(key);
-        JdbcDatabase.Found found = database.get();
+        JdbcDatabase.Found found = database.get(deadlineNanos);
         return found.transactions().run(deadlineNanos, tx -> operation.run(found.operations(), tx, id));
     }
 

@@ -82,8 +82,9 @@ final class JdbcReleaseWatch implements AutoCloseable {
             return;
         }
         try {
-            JdbcDatabase.Found found = database.get();
-            found.transactions().run(System.nanoTime() + settings.operationTimeout().toNanos(), tx -> {
+            long deadline = System.nanoTime() + settings.operationTimeout().toNanos();
+            JdbcDatabase.Found found = database.get(deadline);
+            found.transactions().run(deadline, tx -> {
                 long now = tx.now();
                 if (since >= 0) {
                     tell(tx, found.statements(), since - LOOK_BACK_MICROS);

@@ -47,7 +47,7 @@ final class JdbcSweep implements Runnable {
     @Override
     public void run() {
         try {
-            JdbcDatabase.Found found = database.get();
+            JdbcDatabase.Found found = database.get(deadline());
             JdbcStatements sql = found.statements();
             List<byte[]> candidates = new ArrayList<>();
             long before = found.transactions().run(deadline(), tx -> {

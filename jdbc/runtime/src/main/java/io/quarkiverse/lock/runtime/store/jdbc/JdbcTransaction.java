@@ -9,7 +9,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One short transaction of the store on a connection of its own, whose every statement is bounded by what is left of
- * the operation's timeout ({@code setQueryTimeout}, which the driver enforces by cancelling the statement).
+ * the operation's timeout ({@code setQueryTimeout}, which the driver enforces by cancelling the statement), and whose
+ * every read of the connection is bounded too ({@code setNetworkTimeout}): an answer lost on a connection that stays
+ * open (a partition, a NAT that dropped the flow, a vanished host) leaves the server nothing to cancel, and without
+ * that bound the store's thread would wait for it for good, with every later operation on its key behind it. The
+ * read's bound is a second longer than the statement's, so that a statement the server could still cancel ends as a
+ * timeout, not as a broken connection.
  *
  * @param connection the transaction's connection, taken for this transaction alone
  * @param statements the database's statements
@@ -25,12 +30,41 @@ record JdbcTransaction(Connection connection, JdbcStatements statements, long de
     PreparedStatement prepare(String sql) throws SQLException {
         PreparedStatement statement = connection.prepareStatement(sql);
         try {
-            statement.setQueryTimeout(remainingSeconds(deadlineNanos));
+            int seconds = remainingSeconds(deadlineNanos);
+            statement.setQueryTimeout(seconds);
+            boundReads(seconds);
         } catch (SQLException | RuntimeException e) {
             statement.close();
             throw e;
         }
         return statement;
+    }
+
+    /**
+     * Commits, its answer awaited no longer than what is left of the operation's timeout and a second.
+     *
+     * @throws SQLTimeoutException if nothing is left
+     */
+    void commit() throws SQLException {
+        boundReads(remainingSeconds(deadlineNanos));
+        connection.commit();
+    }
+
+    private void boundReads(int statementSeconds) throws SQLException {
+        connection.setNetworkTimeout(Runnable::run, readMillis(statementSeconds));
+    }
+
+    /**
+     * @param deadlineNanos when the operation's time runs out ({@link System#nanoTime()})
+     * @return how long a read of the connection may wait: the whole seconds left, rounded up, and one more
+     * @throws SQLTimeoutException if nothing is left
+     */
+    static int readMillis(long deadlineNanos) throws SQLTimeoutException {
+        return readMillis(remainingSeconds(deadlineNanos));
+    }
+
+    private static int readMillis(int statementSeconds) {
+        return (int) Math.min(Integer.MAX_VALUE, (statementSeconds + 1) * 1000L);
     }
 
     /**

@@ -72,10 +72,12 @@ final class JdbcTransactions {
     private <T> T once(long deadlineNanos, Work<T> work) throws SQLException {
         JdbcTransaction.remainingSeconds(deadlineNanos);
         try (Connection connection = dataSource.getConnection()) {
+            int networkTimeout = connection.getNetworkTimeout();
             prepare(connection);
             try {
-                T outcome = work.run(new JdbcTransaction(connection, statements, deadlineNanos));
-                connection.commit();
+                JdbcTransaction transaction = new JdbcTransaction(connection, statements, deadlineNanos);
+                T outcome = work.run(transaction);
+                transaction.commit();
                 return outcome;
             } catch (SQLException | RuntimeException e) {
                 try {
@@ -85,15 +87,31 @@ final class JdbcTransactions {
                 }
                 throw e;
             } finally {
-                restoreAutoCommit(connection);
+                restore(connection, networkTimeout);
             }
         }
     }
 
-    /** A connection that broke is discarded by the pool: only the failure that broke it counts. */
-    private static void restoreAutoCommit(Connection connection) {
+    /** Gives the connection back its auto-commit and its bound of a read. */
+    private static void restore(Connection connection, int networkTimeout) {
         try {
             connection.setAutoCommit(true);
+        } catch (SQLException broken) {
+            // the pool discards it
+        }
+        restoreNetworkTimeout(connection, networkTimeout);
+    }
+
+    /**
+     * Gives the connection back the bound of a read it had when it was taken from the pool, which does not restore it.
+     * A connection that broke is discarded by the pool: only the failure that broke it counts.
+     *
+     * @param connection the connection
+     * @param networkTimeout its bound, as {@link Connection#getNetworkTimeout()} read it
+     */
+    static void restoreNetworkTimeout(Connection connection, int networkTimeout) {
+        try {
+            connection.setNetworkTimeout(Runnable::run, networkTimeout);
         } catch (SQLException broken) {
             // the pool discards it
         }

@@ -1,0 +1,124 @@
+package io.quarkiverse.lock.deployment.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.lock.LockException;
+import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.store.jdbc.JdbcLockStore;
+import io.quarkiverse.lock.runtime.store.jdbc.JdbcLockStoreSettings;
+import io.quarkiverse.lock.runtime.store.jdbc.JdbcTable;
+import io.quarkiverse.lock.spi.LockRegistrySettings;
+import io.quarkiverse.lock.spi.StandaloneLockRegistry;
+import io.quarkiverse.lock.tck.StoreRecovery;
+import io.quarkiverse.lock.testsupport.BoundedFailure;
+import io.quarkiverse.lock.testsupport.PostgresServer;
+import io.quarkiverse.lock.testsupport.proxy.Fault;
+import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
+import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
+import io.vertx.core.Vertx;
+
+/**
+ * The JDBC store's replies lost on a connection that stays open (a partition, a NAT that dropped the flow, a vanished
+ * host): a proxy between the PostgreSQL JDBC driver and a private PostgreSQL server drops every server message
+ * answering the store's {@code COMMIT}, and nothing else. The transaction committed, nothing came back, and a read of
+ * the socket never ends by itself: the driver's query timeout cancels a statement on the server, which has nothing
+ * left to cancel.
+ */
+class JdbcLostReplyTest {
+
+    private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(1);
+    private static final Duration MARGIN = Duration.ofSeconds(2);
+    private static final Duration RECOVERY = Duration.ofSeconds(8);
+    /** The store's threads. */
+    private static final int THREADS = 4;
+
+    private final Vertx vertx = Vertx.vertx();
+    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+
+    @AfterEach
+    void close() throws Exception {
+        while (!opened.isEmpty()) {
+            opened.pop().close();
+        }
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
+
+    /**
+     * One-try {@code acquireForever} calls, one more than the store has threads, each on a key of its own, whose grants
+     * committed but whose commits' answers are lost: each caller fails within the operation timeout; the threads that
+     * waited for the answers are freed soon after, so every grant is taken back (another instance gets each lock once
+     * the first lets it go) and the same instance can use every key again soon after the network heals, instead of
+     * every thread of the store waiting for good on a read that never ends.
+     */
+    @Test
+    void lostCommitsAreTakenBackAndTheStoreWorksAgain() throws Exception {
+        AtomicBoolean dropping = new AtomicBoolean();
+        FaultProxy proxy = FaultProxy.start("127.0.0.1", PostgresServer.shared().port(), WireProtocol.POSTGRESQL)
+                .rule(exchange -> dropping.get() && "COMMIT".equals(exchange.request()) ? Fault.drop() : Fault.pass());
+        opened.push(proxy);
+        String table = "lost_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        StandaloneLockRegistry registry = registry(proxy.port(), table);
+        StandaloneLockRegistry other = registry(PostgresServer.shared().port(), table);
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i <= THREADS; i++) {
+            keys.add("lost-" + i + "-" + UUID.randomUUID());
+        }
+        ReactiveDistributedLock first = registry.obtain(keys.get(0));
+        assertThat(StoreRecovery.await(() -> first.acquireOnce().await().atMost(RECOVERY), acquired -> acquired,
+                RECOVERY)).as("acquired before the fault, once the tables are made").isTrue();
+        assertThat(first.release().await().atMost(RECOVERY)).isTrue();
+
+        dropping.set(true);
+        try {
+            for (String key : keys) {
+                BoundedFailure.assertFailsWithin(OPERATION_TIMEOUT.plus(MARGIN), LockException.class,
+                        () -> registry.obtain(key).acquireForever().await().atMost(RECOVERY), key);
+            }
+        } finally {
+            dropping.set(false);
+        }
+        assertThat(proxy.counts().drops()).as("the proxy dropped the commits' answers").isPositive();
+
+        long healed = System.nanoTime();
+        for (String key : keys) {
+            ReactiveDistributedLock lock = registry.obtain(key);
+            assertThat(StoreRecovery.await(() -> lock.acquireOnce().await().atMost(RECOVERY), acquired -> acquired,
+                    RECOVERY)).as("the same instance acquires %s again within %s of the network healing", key, RECOVERY)
+                    .isTrue();
+            ReactiveDistributedLock elsewhere = other.obtain(key);
+            assertThat(elsewhere.acquireOnce().await().atMost(RECOVERY))
+                    .as("another instance is refused %s while the first holds it", key).isFalse();
+            assertThat(lock.release().await().atMost(RECOVERY)).isTrue();
+            assertThat(elsewhere.acquireOnce().await().atMost(RECOVERY))
+                    .as("the lost grant of %s (held forever) was taken back", key).isTrue();
+            assertThat(elsewhere.release().await().atMost(RECOVERY)).isTrue();
+        }
+        System.out.printf("JDBC lost commits: every key was usable again %d ms after the network healed%n",
+                Duration.ofNanos(System.nanoTime() - healed).toMillis());
+    }
+
+    private StandaloneLockRegistry registry(int port, String table) {
+        AgroalDataSource pool = JdbcStoreTck.pool(
+                "jdbc:postgresql://127.0.0.1:" + port + "/" + PostgresServer.DATABASE + "?sslmode=disable",
+                PostgresServer.SUPERUSER, PostgresServer.SUPERUSER_PASSWORD, 8);
+        opened.push(pool);
+        JdbcLockStore store = new JdbcLockStore(vertx, pool, new JdbcLockStoreSettings(JdbcTable.parse(table), "", true,
+                THREADS, Duration.ofMillis(100), Duration.ofHours(1), OPERATION_TIMEOUT));
+        StandaloneLockRegistry registry = StandaloneLockRegistry.over(store, vertx)
+                .settings(LockRegistrySettings.defaults().withOperationTimeout(OPERATION_TIMEOUT)).start();
+        opened.push(registry);
+        return registry;
+    }
+}
