@@ -1,0 +1,212 @@
+package io.quarkiverse.lock.runtime.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.lock.deployment.jdbc.JdbcStoreTck;
+import io.quarkiverse.lock.spi.LockRegistrySettings;
+import io.quarkiverse.lock.spi.StandaloneLockRegistry;
+import io.quarkiverse.lock.tck.faults.ClockSectionLog;
+import io.quarkiverse.lock.tck.faults.FaultFixture;
+import io.quarkiverse.lock.tck.faults.FaultTimeline;
+import io.quarkiverse.lock.tck.faults.ProbeCheck;
+import io.quarkiverse.lock.tck.faults.SectionLog;
+import io.quarkiverse.lock.testsupport.PostgresServer;
+import io.quarkiverse.lock.testsupport.proxy.FaultMix;
+import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
+import io.quarkiverse.lock.testsupport.proxy.RandomFaults;
+import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+
+/**
+ * The JDBC store on a private PostgreSQL server, through the PostgreSQL JDBC driver: each instance is a registry over
+ * its own {@link JdbcLockStore}, on its own Vert.x and its own Agroal pool, connected through its own
+ * {@link FaultProxy}. The section log reads the server's {@code clock_timestamp()}, the clock of the store's leases,
+ * and asks the lock table whether a key is held under a section's token, both through a pool straight to the server,
+ * on threads of the fixture's own.
+ */
+final class JdbcFaultFixture implements FaultFixture {
+
+    private static final JdbcTable TABLE = JdbcTable.parse("quarkus_lock");
+    /** Lost answers may begin anywhere but in a connection's start, whose loss no client can tell from a slow one. */
+    private static final FaultMix MIX = new FaultMix(FaultMix.Drops.ANSWER,
+            exchange -> !"startup".equals(exchange.request()), true);
+    /** Each instance's pool and threads: one per worker, as the store's default of 8 threads would allow. */
+    private static final int POOL_SIZE = 10;
+    private static final int THREADS = 8;
+    private static final String NOW = "SELECT " + JdbcDialect.POSTGRESQL.nowMicros();
+    private static final String HELD = "owner IS NOT NULL AND held_until > " + JdbcDialect.POSTGRESQL.nowMicros();
+    private static final String HOLDS = "SELECT count(*) FROM " + TABLE.sql() + " WHERE lock_id = ? AND token = ? AND "
+            + HELD;
+    private static final String LEFT = "SELECT convert_from(lock_key, 'UTF8'), owner, token, held_until FROM "
+            + TABLE.sql() + " WHERE " + HELD;
+
+    private final List<FaultProxy> proxies = new ArrayList<>();
+    private final List<Vertx> vertxes = new ArrayList<>();
+    private final List<AgroalDataSource> pools = new ArrayList<>();
+    private final List<StandaloneLockRegistry> registries = new ArrayList<>();
+    private final List<JdbcLockStore> stores = new ArrayList<>();
+    private final ExecutorService probes = Executors.newFixedThreadPool(4);
+    private PostgresServer server;
+    private String keyPrefix;
+    private AgroalDataSource direct;
+    private ClockSectionLog log;
+    private RandomFaults faults;
+
+    @Override
+    public String name() {
+        return "jdbc-postgresql";
+    }
+
+    @Override
+    public List<StandaloneLockRegistry> start(int instances, LockRegistrySettings settings) {
+        keyPrefix = settings.keyPrefix();
+        server = PostgresServer.start();
+        direct = pool(server.port(), 8);
+        log = new ClockSectionLog(() -> blocking(() -> count(NOW)), (key, token) -> blocking(
+                () -> count(HOLDS, JdbcKey.of(keyPrefix + key).id(), token) > 0));
+        for (int i = 0; i < instances; i++) {
+            FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port(), WireProtocol.POSTGRESQL);
+            proxies.add(proxy);
+            Vertx vertx = Vertx.vertx();
+            vertxes.add(vertx);
+            // the first instance creates the tables, before the others start
+            JdbcLockStore store = new JdbcLockStore(vertx, pool(proxy.port(), POOL_SIZE), new JdbcLockStoreSettings(
+                    TABLE, keyPrefix, i == 0, THREADS, Duration.ofMillis(100), Duration.ofHours(1),
+                    settings.operationTimeout()));
+            stores.add(store);
+            registries.add(StandaloneLockRegistry.over(store, vertx).settings(settings).start());
+            if (i == 0) {
+                ProbeCheck.assertTheProbeReadsTheStore(registries.get(0), log, "JDBC");
+            }
+        }
+        return List.copyOf(registries);
+    }
+
+    private AgroalDataSource pool(int port, int size) {
+        AgroalDataSource pool = JdbcStoreTck.pool(
+                "jdbc:postgresql://127.0.0.1:" + port + "/" + PostgresServer.DATABASE + "?sslmode=disable",
+                PostgresServer.SUPERUSER, PostgresServer.SUPERUSER_PASSWORD, size);
+        pools.add(pool);
+        return pool;
+    }
+
+    /** Blocking work of the log, on the fixture's own threads: never on an event loop of an instance. */
+    private <T> Uni<T> blocking(Query<T> query) {
+        return Uni.createFrom().item(() -> {
+            try {
+                return query.run();
+            } catch (SQLException e) {
+                throw new IllegalStateException("The section log could not read the lock table", e);
+            }
+        }).runSubscriptionOn(probes);
+    }
+
+    /** A query of the log. */
+    @FunctionalInterface
+    private interface Query<T> {
+
+        T run() throws SQLException;
+    }
+
+    private long count(String sql, Object... arguments) throws SQLException {
+        try (Connection connection = direct.getConnection(); PreparedStatement query = connection.prepareStatement(sql)) {
+            JdbcTransaction.bind(query, arguments);
+            try (ResultSet rows = query.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    @Override
+    public SectionLog log() {
+        return log;
+    }
+
+    @Override
+    public void startFaults(long seed, FaultTimeline timeline) {
+        faults = RandomFaults.start(proxies, MIX, seed, timeline::add);
+    }
+
+    @Override
+    public void stopFaults() {
+        if (faults != null) {
+            faults.close();
+        }
+    }
+
+    @Override
+    public Map<String, Long> faultCounts() {
+        return faults == null ? Map.of() : faults.counts();
+    }
+
+    /**
+     * Waits until no instance has an operation running or waiting for its key's earlier ones: an acquisition may end
+     * late, and its take-back after it.
+     */
+    @Override
+    public boolean awaitQuiet(Duration atMost) throws InterruptedException {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        while (stores.stream().anyMatch(store -> store.busyKeys() > 0)) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return true;
+    }
+
+    /**
+     * Lists every row of the lock table that is held (an owner, and a lease running on the server's clock).
+     */
+    @Override
+    public List<String> leftInStore(List<String> keys) {
+        List<String> left = new ArrayList<>();
+        try (Connection connection = direct.getConnection();
+                PreparedStatement query = connection.prepareStatement(LEFT);
+                ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                left.add(rows.getString(1) + " (owner " + rows.getString(2) + ", token " + rows.getLong(3)
+                        + ", held until " + rows.getLong(4) + ")");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not read the lock table", e);
+        }
+        return left;
+    }
+
+    @Override
+    public void close() {
+        try {
+            stopFaults();
+            for (StandaloneLockRegistry registry : registries) {
+                registry.close();
+            }
+            for (AgroalDataSource pool : pools) {
+                pool.close();
+            }
+            for (FaultProxy proxy : proxies) {
+                proxy.close();
+            }
+            for (Vertx vertx : vertxes) {
+                vertx.close().toCompletionStage().toCompletableFuture().join();
+            }
+            probes.shutdownNow();
+        } finally {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+}
