@@ -36,6 +36,8 @@ final class BlockingOperations extends WorkerOperations {
             thread.join(LoggedSections.OPERATION_TIMEOUT.toMillis());
             if (thread.isAlive()) {
                 thread.interrupt();
+                // the thread may still acquire and release on the handle: never let it touch a later operation's hold
+                worker.retire(handle);
                 return "hung";
             }
         } catch (InterruptedException e) {
