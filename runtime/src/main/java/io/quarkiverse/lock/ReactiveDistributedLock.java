@@ -90,6 +90,35 @@ public interface ReactiveDistributedLock {
     Uni<Boolean> release();
 
     /**
+     * Pushes the lease of this handle's hold out: if this acquisition still holds the lock, the store sets its lease
+     * to {@code lease} from now, by the store's clock, in one atomic compare-and-renew step (Spring's
+     * {@code renewLock(key, ttl)}, ShedLock's {@code extend} and {@code LockExtender.extendActiveLock}). The new lease
+     * may be longer or shorter than the one the acquisition asked for; a reentrant hold is extended as a whole,
+     * whichever entry asks.
+     * <p>
+     * A minimum hold ({@link #withHoldAtLeast(Duration)}) still counts from the acquisition: a lease that would end
+     * before it is set to end there instead, and a release still keeps the lock until then. A hold acquired forever
+     * gets the lease and ends with it. When the hold renews its lease ({@link #withLeaseRenewal(boolean)}), the
+     * renewals go on with the new lease, every third of it; the extension waits for a renewal being answered, and no
+     * renewal is sent until the extension is answered.
+     * <p>
+     * The store command is sent once, when the returned {@link Uni} is subscribed to, and is not undone by cancelling
+     * it. It is never sent after the release that ends the hold: an extension racing a release of the same handle
+     * either reaches the store first (and the release then ends the hold) or answers {@code false}. When the store's
+     * answer is lost, the returned {@link Uni} fails and the lease is the old one or the new one; either way this
+     * handle still holds the lock, ends with its release or lease, and may extend again.
+     *
+     * @param lease how long the lock stays held from now unless it is released first
+     * @return a {@link Uni} emitting {@code true} if this acquisition held the lock and its lease is now {@code lease}
+     *         from now, {@code false} if this handle holds no lock or no longer holds it (released, the lease ran out,
+     *         or it was taken over), in which case nothing changed in the store; it fails with {@link LockException}
+     *         if the store failed or did not answer within {@code quarkus.lock.operation-timeout}
+     * @throws IllegalArgumentException if {@code lease} is {@code null}, zero, negative, shorter than a millisecond or
+     *         too long to count in milliseconds; nothing then reaches the store
+     */
+    Uni<Boolean> extend(Duration lease);
+
+    /**
      * Asks the store whether this handle holds the lock right now.
      *
      * @return a {@link Uni} emitting {@code true} if the store holds the lock for this handle, {@code false}

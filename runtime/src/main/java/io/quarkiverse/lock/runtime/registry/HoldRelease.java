@@ -51,8 +51,8 @@ final class HoldRelease {
                 : services.boundedStore().release(key, held.owner());
         Uni<Boolean> sent = ended
                 .onFailure().invoke(failure -> {
-                    if (keepMillis <= 0 || held.leaseMillis() == LockStore.NO_EXPIRY) {
-                        TakeBack.retryLater(services, key, held.owner(), held.leaseMillis(), failure);
+                    if (keepMillis <= 0 || held.longestLeaseMillis() == LockStore.NO_EXPIRY) {
+                        TakeBack.retryLater(services, key, held.owner(), held.longestLeaseMillis(), failure);
                     }
                 })
                 .onTermination().invoke(() -> {
@@ -106,13 +106,14 @@ final class HoldRelease {
     /**
      * @return how much longer the store must keep the lock so that it is held {@code holdAtLeastMillis} after its
      *         acquisition (counted from when the grant reached this handle, later than the store made it), never more
-     *         than the hold's lease; zero or less when that time has passed
+     *         than the lease the hold sets ({@link Hold#leaseCovering()}); zero or less when that time has passed
      */
     static long keepMillis(Hold held, long holdAtLeastMillis) {
         if (holdAtLeastMillis <= 0) {
             return 0;
         }
         long remaining = holdAtLeastMillis - held.heldNanos() / 1_000_000;
-        return held.leaseMillis() == LockStore.NO_EXPIRY ? remaining : Math.min(remaining, held.leaseMillis());
+        long lease = held.leaseCovering();
+        return lease == LockStore.NO_EXPIRY ? remaining : Math.min(remaining, lease);
     }
 }

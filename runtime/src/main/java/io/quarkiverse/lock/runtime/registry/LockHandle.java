@@ -130,6 +130,25 @@ final class LockHandle implements ReactiveDistributedLock {
         });
     }
 
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Sends {@link LockStore#renew} with the new lease (or what remains of the minimum hold, if longer) for the hold
+     * this handle has, through that hold ({@link Hold#extend}), so that it is never sent after the release that ends it.
+     */
+    @Override
+    public Uni<Boolean> extend(Duration lease) {
+        long leaseMillis = LockArguments.requireLease(lease);
+        return Uni.createFrom().deferred(() -> {
+            Hold current = hold;
+            if (current == null || current.isLost()) {
+                return FALSE;
+            }
+            return current.extend(services, key, leaseMillis)
+                    .onFailure().transform(failure -> storeFailure("extend", failure));
+        });
+    }
+
     @Override
     public OptionalLong fencingToken() {
         Hold current = hold;
@@ -214,7 +233,8 @@ final class LockHandle implements ReactiveDistributedLock {
     Hold onGranted(String owner, long token, long leaseMillis, long sentNanos) {
         HandleOptions current = options;
         LockHandle renewedBy = current.renewLease() && leaseMillis != LockStore.NO_EXPIRY ? this : null;
-        Hold granted = current.strategy().newHold(owner, token, leaseMillis, renewedBy);
+        Hold granted = current.strategy().newHold(owner, token, leaseMillis, current.holdAtLeastMillis(),
+                renewedBy);
         Hold previous = (Hold) HOLD.getAndSet(this, granted);
         if (previous != null) {
             previous.lose(new LockExpiredException(key));

@@ -31,8 +31,8 @@ enum LockTypeStrategy {
         }
 
         @Override
-        Hold newHold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
-            return new ReentrantHold(owner, token, leaseMillis, renewedBy);
+        Hold newHold(String owner, long token, long leaseMillis, long holdAtLeastMillis, LockHandle renewedBy) {
+            return new ReentrantHold(owner, token, leaseMillis, holdAtLeastMillis, renewedBy);
         }
     },
 
@@ -112,7 +112,7 @@ enum LockTypeStrategy {
     }
 
     /** The hold a grant makes: by default one that cannot be entered again; {@code renewedBy} may be null. */
-    Hold newHold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
-        return new Hold(owner, token, leaseMillis, renewedBy);
+    Hold newHold(String owner, long token, long leaseMillis, long holdAtLeastMillis, LockHandle renewedBy) {
+        return new Hold(owner, token, leaseMillis, holdAtLeastMillis, renewedBy);
     }
 }
