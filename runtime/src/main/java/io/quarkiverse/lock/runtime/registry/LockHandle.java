@@ -134,7 +134,8 @@ final class LockHandle implements ReactiveDistributedLock {
      * {@inheritDoc}
      * <p>
      * Sends {@link LockStore#renew} with the new lease (or what remains of the minimum hold, if longer) for the hold
-     * this handle has, through that hold ({@link Hold#extend}), so that it is never sent after the release that ends it.
+     * this handle has, in that hold's line of lease commands ({@link Hold#extend}), so that it is sent after the
+     * renewals and re-entries asked for before it and never after the release that ends the hold.
      */
     @Override
     public Uni<Boolean> extend(Duration lease) {
@@ -144,7 +145,7 @@ final class LockHandle implements ReactiveDistributedLock {
             if (current == null || current.isLost()) {
                 return FALSE;
             }
-            return current.extend(services, key, leaseMillis)
+            return current.extend(leaseMillis)
                     .onFailure().transform(failure -> storeFailure("extend", failure));
         });
     }
@@ -232,9 +233,8 @@ final class LockHandle implements ReactiveDistributedLock {
      */
     Hold onGranted(String owner, long token, long leaseMillis, long sentNanos) {
         HandleOptions current = options;
-        LockHandle renewedBy = current.renewLease() && leaseMillis != LockStore.NO_EXPIRY ? this : null;
-        Hold granted = current.strategy().newHold(owner, token, leaseMillis, current.holdAtLeastMillis(),
-                renewedBy);
+        Hold granted = current.strategy().newHold(owner, token, leaseMillis, current.holdAtLeastMillis(), this,
+                current.renewLease());
         Hold previous = (Hold) HOLD.getAndSet(this, granted);
         if (previous != null) {
             previous.lose(new LockExpiredException(key));
