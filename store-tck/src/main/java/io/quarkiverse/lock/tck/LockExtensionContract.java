@@ -22,12 +22,15 @@ import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 /**
  * Extending a hold on demand ({@code extend(lease)}): the lease becomes the new one from now while the acquisition
  * holds the lock, an extension of a hold that is over answers {@code false} and changes nothing, a minimum hold still
- * counts from the acquisition, renewal goes on with the new lease, and a bad lease is refused at the call.
+ * counts from the acquisition, renewal goes on with the new lease (a hold acquired forever is renewed from its
+ * extension on when its handle renews), the longest lease holds, and a bad lease is refused at the call.
  */
 public interface LockExtensionContract extends StoreFixture {
 
     /** A lease far longer than the test, so that only an extension explains a lock still held. */
     Duration MINUTE = Duration.ofMinutes(1);
+    /** The longest lease an extension may ask for: 100 years. */
+    Duration LONGEST = Duration.ofDays(36_500);
 
     @Test
     default void anExtendedHoldKeepsTheLockPastItsOldLeaseWhileAnotherHandleStaysRefused() {
@@ -193,6 +196,43 @@ public interface LockExtensionContract extends StoreFixture {
     }
 
     @Test
+    default void aHoldExtendedToTheLongestLeaseKeepsTheLock() {
+        String key = newKey("extend-longest");
+        ReactiveDistributedLock holder = acquired(registry(), key, SHORT_LEASE);
+
+        assertThat(await(holder.extend(LONGEST))).isTrue();
+        letLeasesRunOut(SHORT_LEASE);
+
+        assertThat(await(registry().obtain(key).acquireOnce())).as("another handle, under a 100-year lease").isFalse();
+        assertThat(await(holder.isAcquired())).isTrue();
+        assertThat(await(holder.release())).isTrue();
+        assertThat(await(registry().obtain(key).acquireOnce())).as("free once released").isTrue();
+    }
+
+    @Test
+    default void aHoldAcquiredForeverAndExtendedEndsWithItsLeaseUnlessItsHandleRenews() {
+        String unrenewed = newKey("extend-forever");
+        ReactiveDistributedLock holder = registry().obtain(unrenewed);
+        assertThat(await(holder.acquireForever())).isTrue();
+        String renewedKey = newKey("extend-forever-renewed");
+        ReactiveDistributedLock renewed = registry().obtain(renewedKey).withLeaseRenewal(true);
+        assertThat(await(renewed.acquireForever())).isTrue();
+
+        assertThat(await(holder.extend(SHORT_LEASE))).isTrue();
+        assertThat(await(renewed.extend(SHORT_LEASE))).isTrue();
+        sleep(SHORT_LEASE.multipliedBy(3));
+
+        assertThat(await(holder.isAcquired())).as("without renewal: its new lease ran out").isFalse();
+        ReactiveDistributedLock next = registry().obtain(unrenewed);
+        assertThat(await(next.acquireOnce())).isTrue();
+        assertThat(await(next.release())).isTrue();
+        assertThat(await(renewed.isAcquired())).as("renewed from the extension on").isTrue();
+        assertThat(await(registry().obtain(renewedKey).acquireOnce())).as("another handle").isFalse();
+        assertThat(await(renewed.release())).isTrue();
+        assertThat(await(registry().obtain(renewedKey).acquireOnce())).as("free once released").isTrue();
+    }
+
+    @Test
     default void aLeaseThatIsNotPositiveOrTooLongIsRefusedAtTheCallAndTheHoldKeepsItsLease() {
         String key = newKey("extend-refused");
         ReactiveDistributedLock holder = acquired(registry(), key, SHORT_LEASE);
@@ -205,6 +245,11 @@ public interface LockExtensionContract extends StoreFixture {
                 .hasMessageContaining("lease");
         assertThatThrownBy(() -> holder.extend(Duration.ofSeconds(Long.MAX_VALUE)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
+        assertThatThrownBy(() -> holder.extend(Duration.ofMillis(Long.MAX_VALUE)))
+                .as("a lease that counts in milliseconds, but whose end from now would overflow")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
+        assertThatThrownBy(() -> holder.extend(LONGEST.plusMillis(1))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lease must be at most 36500 days");
         assertThatThrownBy(() -> holder.toBlocking().extend(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
 
