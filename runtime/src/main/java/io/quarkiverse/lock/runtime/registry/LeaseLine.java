@@ -1,8 +1,6 @@
 package io.quarkiverse.lock.runtime.registry;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.jboss.logging.Logger;
@@ -35,6 +33,10 @@ import io.smallrye.mutiny.subscription.UniEmitter;
  * lease.
  * <p>
  * A command confirmed after the hold was found lost answers {@code false}: its holder was told the lock is lost.
+ * <p>
+ * Commands are sent holding the monitor (so that a stop waits for a send under way), and a store may answer at once,
+ * within the send; the callers are answered only once the monitor is released ({@link #deliver()}), so no caller's
+ * code runs holding it.
  */
 final class LeaseLine {
 
@@ -49,6 +51,8 @@ final class LeaseLine {
     private final boolean renews;
     /** Guarded by this: commands asked for while another was on its way, sent in turn. */
     private final ArrayDeque<Command> waiting = new ArrayDeque<>();
+    /** Guarded by this: answers to callers, given once the monitor is released. */
+    private final ArrayDeque<Runnable> answers = new ArrayDeque<>();
     private volatile boolean stopped;
     /** Guarded by this: the hold was found lost. */
     private boolean lost;
@@ -125,20 +129,13 @@ final class LeaseLine {
      * remains of the minimum hold.
      */
     void stop() {
-        List<Command> refused;
-        boolean wasLost;
         synchronized (this) {
-            stopped = true;
-            wasLost = lost;
-            refused = new ArrayList<>(waiting);
-            waiting.clear();
+            halt();
         }
         services.stoppedRenewing(this);
         cancel(renewalTimer);
         cancel(expiryTimer);
-        for (Command command : refused) {
-            command.refuse(wasLost, handle.getLockKey());
-        }
+        deliver();
     }
 
     /**
@@ -167,21 +164,36 @@ final class LeaseLine {
     }
 
     private void ask(Command command) {
-        boolean refused;
-        boolean wasLost;
         synchronized (this) {
-            refused = stopped;
-            wasLost = lost;
-            if (!refused) {
-                if (sending) {
-                    waiting.add(command);
-                } else {
-                    send(command);
-                }
+            if (stopped) {
+                boolean wasLost = lost;
+                answers.add(() -> command.refuse(wasLost, handle.getLockKey()));
+            } else if (sending) {
+                waiting.add(command);
+            } else {
+                send(command);
             }
         }
-        if (refused) {
-            command.refuse(wasLost, handle.getLockKey());
+        deliver();
+    }
+
+    /**
+     * Gives the callers the answers ready, unless the current thread holds the monitor: the outermost call that took
+     * it gives them once it released it.
+     */
+    private void deliver() {
+        if (Thread.holdsLock(this)) {
+            return;
+        }
+        while (true) {
+            Runnable answer;
+            synchronized (this) {
+                answer = answers.poll();
+            }
+            if (answer == null) {
+                return;
+            }
+            answer.run();
         }
     }
 
@@ -242,21 +254,27 @@ final class LeaseLine {
         expiryTimer = services.vertx().setTimer(delayMillis, this::onLeaseEnd);
     }
 
-    private synchronized void onLeaseEnd(long timer) {
-        if (!stopped && timer == expiryTimer) {
-            lose("no renewal reached the store before its lease ran out");
+    private void onLeaseEnd(long timer) {
+        synchronized (this) {
+            if (!stopped && timer == expiryTimer) {
+                lose("no renewal reached the store before its lease ran out");
+            }
         }
+        deliver();
     }
 
     /**
      * Sends a renewal unless stopped, a command is on its way, or the timer is not the current one; under the monitor
      * {@link #stop()} takes, so a stop waits for a send under way.
      */
-    private synchronized void renew(long timer) {
-        if (stopped || sending || timer != renewalTimer) {
-            return;
+    private void renew(long timer) {
+        synchronized (this) {
+            if (stopped || sending || timer != renewalTimer) {
+                return;
+            }
+            send(new Command(Kind.RENEWAL, 0, null));
         }
-        send(new Command(Kind.RENEWAL, 0, null));
+        deliver();
     }
 
     /**
@@ -290,7 +308,6 @@ final class LeaseLine {
     /** The store answered a lease command ({@code renewed}), or it failed ({@code failure}). */
     private void answered(Command command, long sentNanos, long askedMillis, long leaseMillis, Boolean renewed,
             Throwable failure) {
-        boolean answer;
         synchronized (this) {
             sending = false;
             if (failure != null) {
@@ -311,16 +328,19 @@ final class LeaseLine {
             } else if (renews) {
                 lose("the store no longer holds it for this acquisition");
             }
-            answer = failure == null && renewed && !lost;
+            boolean answer = failure == null && renewed && !lost;
+            if (command.emitter != null) {
+                answers.add(() -> {
+                    if (failure != null) {
+                        command.emitter.fail(failure);
+                    } else {
+                        command.emitter.complete(answer);
+                    }
+                });
+            }
             sendNext();
         }
-        if (command.emitter != null) {
-            if (failure != null) {
-                command.emitter.fail(failure);
-            } else {
-                command.emitter.complete(answer);
-            }
-        }
+        deliver();
     }
 
     /** Holding the monitor: sends the next command still wanted, or plans the next renewal. */
@@ -335,14 +355,32 @@ final class LeaseLine {
         schedule();
     }
 
-    /** Holding the monitor: the hold is lost, unless the line stopped. */
+    /** Holding the monitor: stops the line, and refuses the commands still waiting once the monitor is released. */
+    private void halt() {
+        stopped = true;
+        boolean wasLost = lost;
+        for (Command command : waiting) {
+            answers.add(() -> command.refuse(wasLost, handle.getLockKey()));
+        }
+        waiting.clear();
+    }
+
+    /**
+     * Holding the monitor: the hold is lost, unless the line stopped. The line stops at once; the hold ends as lost
+     * (its holder told) once the monitor is released.
+     */
     private void lose(String why) {
         if (stopped) {
             return;
         }
         LOG.warnf("Lock '%s' was lost while held: %s", handle.getLockKey(), why);
-        hold.lose(new LockExpiredException(handle.getLockKey()));
-        services.observer().leaseExpired(handle.metricsName(), handle.getLockKey(), hold.owner(), hold.heldNanos());
+        lost = true;
+        halt();
+        answers.add(() -> {
+            hold.lose(new LockExpiredException(handle.getLockKey()));
+            services.observer().leaseExpired(handle.metricsName(), handle.getLockKey(), hold.owner(),
+                    hold.heldNanos());
+        });
     }
 
     /**

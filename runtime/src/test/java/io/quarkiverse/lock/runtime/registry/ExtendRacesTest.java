@@ -404,6 +404,24 @@ class ExtendRacesTest {
         assertThat(await(other.acquireOnce())).isTrue();
     }
 
+    @Test
+    void anExtensionsCallerRunsWithoutHoldingUpTheHoldsOtherLeaseCommands() {
+        DefaultLockRegistry registry = locks.start(new InMemoryLockStore(InstantSource.system()),
+                RegistryFixture.settings(Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(5)),
+                new LocalLockStates());
+        ReactiveDistributedLock lock = registry.obtain("answered-at-once", LockType.REENTRANT).withLeaseRenewal(true);
+        assertThat(await(lock.acquire(Duration.ZERO, Duration.ofSeconds(3)))).isTrue();
+
+        Boolean inner = await(lock.extend(Duration.ofSeconds(5)).map(extended -> CompletableFuture
+                .supplyAsync(() -> await(lock.extend(Duration.ofSeconds(6)).chain(
+                        ignored -> lock.acquire(Duration.ZERO, Duration.ofSeconds(1)))))
+                .orTimeout(5, TimeUnit.SECONDS).join()));
+
+        assertThat(inner).as("another thread's extension and re-entry, while the first caller is answered").isTrue();
+        assertThat(await(lock.release())).isTrue();
+        assertThat(await(lock.release())).isTrue();
+    }
+
     private static void sleepUntil(long nanoTime) throws InterruptedException {
         long remaining = nanoTime - System.nanoTime();
         if (remaining > 0) {
