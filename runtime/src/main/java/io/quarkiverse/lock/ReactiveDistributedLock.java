@@ -113,7 +113,9 @@ public interface ReactiveDistributedLock {
      * The hold takes the new lease as its own only once the store confirmed it. When the store's answer is lost or
      * late, the returned {@link Uni} fails and the lease in the store is the old one or the new one; this handle still
      * holds the lock, ends with its release or lease, and may extend again. A renewed hold then counts on the sooner of
-     * the two ends and is renewed as often as the shorter needs, with its old lease, which the store then has again.
+     * the two ends and is renewed as often as the shorter needs, with its old lease, which the store then has again;
+     * since the extension may still reach the store late, a shorter lease it asked for keeps counting so for as long as
+     * the hold lasts.
      *
      * @param lease how long the lock stays held from now unless it is released first
      * @return a {@link Uni} emitting {@code true} if this acquisition held the lock and its lease is now {@code lease}

@@ -20,7 +20,9 @@ import io.smallrye.mutiny.subscription.UniEmitter;
  * <p>
  * The hold adopts a new lease (an extension's, a longer one of a re-entry) only once the store confirmed it: a command
  * that failed or timed out may or may not have been applied, so the hold keeps its lease, and its renewals come as
- * often as the shorter of the two needs until one is confirmed; they then set the hold's lease again.
+ * often as the shorter of the two needs; they then set the hold's lease again. Since such a command may still reach
+ * the store late, after a later one was confirmed, the hold keeps counting on its lease if shorter (the loss timer and
+ * the renewals' pace), for as long as the hold lasts.
  * <p>
  * When the handle renews ({@code withLeaseRenewal(true)}), every third of the hold's lease the line asks the store to
  * set the lease again, as long as this acquisition still holds the lock. It stops at release, at cancellation, at
@@ -32,7 +34,8 @@ import io.smallrye.mutiny.subscription.UniEmitter;
  * whose lease may have run out in the store. A hold acquired forever is not renewed until an extension gives it a
  * lease.
  * <p>
- * A command confirmed after the hold was found lost answers {@code false}: its holder was told the lock is lost.
+ * A command confirmed after the hold was found lost answers {@code false}: its holder was told the lock is lost. The
+ * lease it set is taken back ({@link TakeBack}), since no holder counts on it.
  * <p>
  * Commands are sent holding the monitor (so that a stop waits for a send under way), and a store may answer at once,
  * within the send; the callers are answered only once the monitor is released ({@link #deliver()}), so no caller's
@@ -63,6 +66,13 @@ final class LeaseLine {
      * when there is no such command.
      */
     private long unconfirmedMillis = NONE;
+    /**
+     * Guarded by this: the shortest lease a command that failed or timed out may still set, {@link #NONE} when there
+     * is no such command. Such a command may reach the store late (held on the network, sent again, or on another
+     * connection than the commands after it), after a later one was confirmed, and set its lease from then on: the
+     * hold counts on it, and renews as often as it needs, for as long as the hold lasts.
+     */
+    private long staleMillis = NONE;
     /** Guarded by this: the lease end counted on, while {@link #expiryTimer} is set. */
     private long leaseEndNanos;
     private volatile long renewalTimer = -1;
@@ -311,16 +321,23 @@ final class LeaseLine {
         synchronized (this) {
             sending = false;
             if (failure != null) {
+                staleMillis = shorter(leaseMillis, staleMillis);
                 if (command.kind == Kind.RENEWAL) {
                     services.observer().storeFailed(handle.metricsName(), handle.getLockKey(), "renew");
                 }
                 LOG.debugf("Could not %s the lease of lock '%s' (%s); renewing again", command.kind.verb,
                         handle.getLockKey(), failure.getMessage());
             } else if (renewed) {
-                unconfirmedMillis = NONE;
+                unconfirmedMillis = staleMillis;
                 if (!lost) {
                     hold.adoptLease(askedMillis);
-                    leaseSetAt(sentNanos, leaseMillis);
+                    leaseSetAt(sentNanos, shorter(leaseMillis, staleMillis));
+                } else {
+                    // The store set the lease of a hold whose holder was told it is lost (and a re-entry's handle
+                    // dropped it): nobody tracks it, so it is taken back before the command's caller is answered.
+                    answers.add(() -> TakeBack.send(services, handle.getLockKey(), hold.owner(), leaseMillis)
+                            .subscribe().with(ignored -> {
+                            }));
                 }
                 if (command.kind == Kind.RENEWAL) {
                     services.observer().renewed(handle.metricsName(), handle.getLockKey());
