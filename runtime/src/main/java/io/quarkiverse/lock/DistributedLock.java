@@ -16,7 +16,7 @@ import java.util.OptionalLong;
  * again, and a {@link java.util.concurrent.CompletionException} caused by the {@link InterruptedException} is thrown.
  * A release is not abandoned on interrupt: it waits for the store's answer (bounded by
  * {@code quarkus.lock.operation-timeout}) and then sets the interrupt status again, so an interrupted thread still
- * frees the lock it held.
+ * frees the lock it held; an extension waits the same way.
  */
 public interface DistributedLock {
 
@@ -81,6 +81,26 @@ public interface DistributedLock {
      * @throws LockException if the store failed
      */
     boolean release();
+
+    /**
+     * Pushes the lease of this handle's hold out to {@code lease} from now, by the store's clock, if this acquisition
+     * still holds the lock; the hold takes the new lease once the store confirmed it. A hold acquired forever gets the
+     * lease, renewed from then on if the handle renews. Not abandoned on interrupt: it waits for the store's answer
+     * (bounded by {@code quarkus.lock.operation-timeout}, after the lease commands of the hold asked for before it) and
+     * then sets the interrupt status again.
+     *
+     * @param lease how long the lock stays held from now unless it is released first
+     * @return {@code true} if this acquisition held the lock and its lease is now {@code lease} from now (or until the
+     *         end of its minimum hold, if later); {@code false} if this handle holds no lock or no longer holds it
+     *         (released, the lease ran out, it was taken over, or the hold was found lost before the store's answer
+     *         came), in which case nothing changed for any other holder
+     * @throws IllegalArgumentException if {@code lease} is {@code null}, zero, negative, shorter than a millisecond or
+     *         longer than 36,500 days (100 years); nothing then reaches the store
+     * @throws LockException if the store failed or did not answer in time (the lease is then the old one or the new
+     *         one, and this handle still holds the lock)
+     * @see ReactiveDistributedLock#extend(Duration)
+     */
+    boolean extend(Duration lease);
 
     /**
      * Asks the store whether this handle holds the lock right now.

@@ -90,6 +90,45 @@ public interface ReactiveDistributedLock {
     Uni<Boolean> release();
 
     /**
+     * Pushes the lease of this handle's hold out: if this acquisition still holds the lock, the store sets its lease
+     * to {@code lease} from now, by the store's clock, in one atomic compare-and-renew step (Spring's
+     * {@code renewLock(key, ttl)}, ShedLock's {@code extend} and {@code LockExtender.extendActiveLock}). The new lease
+     * may be longer or shorter than the one the acquisition asked for; a reentrant hold is extended as a whole,
+     * whichever entry asks, and a later re-entry renews with the longer of the extended lease and its own, never
+     * shortening it.
+     * <p>
+     * A minimum hold ({@link #withHoldAtLeast(Duration)}) still counts from the acquisition: a lease that would end
+     * before it is set to end there instead, and a release still keeps the lock until then. A hold acquired forever
+     * gets the lease: without lease renewal it ends with it; when the handle renews ({@link #withLeaseRenewal(boolean)})
+     * it is renewed from then on, as any renewed hold. The renewals of a renewed hold go on with the new lease, every
+     * third of it.
+     * <p>
+     * The renewals, re-entries and extensions of one hold reach the store one at a time, in the order they were asked
+     * for, each once the one before was answered: an extension waits for those asked before it, and nothing asked after
+     * it is sent before it is answered. The store command is sent once, when its turn comes after the returned
+     * {@link Uni} was subscribed to; cancelling the {@link Uni} before then sends nothing, and after then does not undo
+     * it. It is never sent after the release that ends the hold: an extension racing a release of the same handle
+     * either reaches the store first (and the release then ends the hold) or answers {@code false}, unsent.
+     * <p>
+     * The hold takes the new lease as its own only once the store confirmed it. When the store's answer is lost or
+     * late, the returned {@link Uni} fails and the lease in the store is the old one or the new one; this handle still
+     * holds the lock, ends with its release or lease, and may extend again. A renewed hold then counts on the sooner of
+     * the two ends and is renewed as often as the shorter needs, with its old lease, which the store then has again;
+     * since the extension may still reach the store late, a shorter lease it asked for keeps counting so for as long as
+     * the hold lasts.
+     *
+     * @param lease how long the lock stays held from now unless it is released first
+     * @return a {@link Uni} emitting {@code true} if this acquisition held the lock and its lease is now {@code lease}
+     *         from now; {@code false} if this handle holds no lock or no longer holds it (released, the lease ran out,
+     *         it was taken over, or the hold was found lost before the store's answer came), in which case nothing
+     *         changed for any other holder; it fails with {@link LockException} if the store failed or did not answer
+     *         within {@code quarkus.lock.operation-timeout}
+     * @throws IllegalArgumentException if {@code lease} is {@code null}, zero, negative, shorter than a millisecond or
+     *         longer than 36,500 days (100 years, as for an acquisition's lease); nothing then reaches the store
+     */
+    Uni<Boolean> extend(Duration lease);
+
+    /**
      * Asks the store whether this handle holds the lock right now.
      *
      * @return a {@link Uni} emitting {@code true} if the store holds the lock for this handle, {@code false}

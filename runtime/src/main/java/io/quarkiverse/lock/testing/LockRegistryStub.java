@@ -23,7 +23,8 @@ import io.quarkiverse.lock.runtime.registry.LockArguments;
  *
  * Handles behave like real ones (single-entrant unless obtained as reentrant, release answers {@code true} only for
  * the holder, the {@code acquireAndExecute} family runs the action only when the answer is "acquired", fencing tokens
- * increase), but nothing is shared between handles: the answers alone decide. Arguments are checked as the real
+ * increase, {@code extend} answers {@code true} only while the handle holds the lock, since the stub's leases never run
+ * out), but nothing is shared between handles: the answers alone decide. Arguments are checked as the real
  * registry checks them, so a test fails on what production refuses (a blank key or one longer than
  * {@link #MAX_KEY_LENGTH} characters, a negative wait, a lease that is not positive, a {@code null} action), except
  * the checks that depend on the configuration (a lease shorter than a handle's {@code withHoldAtLeast}). The blocking

@@ -107,6 +107,17 @@ final class StubLock implements ReactiveDistributedLock, BlockingLockView.Sectio
         return Uni.createFrom().item(() -> token != 0);
     }
 
+    /**
+     * {@inheritDoc}
+     * <p>
+     * The stub's leases never run out: it answers {@code true} while this handle holds the lock.
+     */
+    @Override
+    public Uni<Boolean> extend(Duration lease) {
+        LockArguments.requireLease(lease);
+        return Uni.createFrom().item(() -> token != 0);
+    }
+
     @Override
     public OptionalLong fencingToken() {
         long current = token;

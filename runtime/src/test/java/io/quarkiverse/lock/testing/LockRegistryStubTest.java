@@ -134,6 +134,19 @@ class LockRegistryStubTest {
     }
 
     @Test
+    void aStubHandleExtendsOnlyWhileItHoldsTheLock() {
+        LockRegistryStub locks = LockRegistryStub.alwaysFree();
+        ReactiveDistributedLock lock = locks.obtain("k");
+
+        assertThat(lock.extend(Duration.ofMinutes(1)).await().indefinitely()).as("before acquiring").isFalse();
+        assertThat(lock.acquireOnce().await().indefinitely()).isTrue();
+        assertThat(lock.extend(Duration.ofMinutes(1)).await().indefinitely()).isTrue();
+        assertThat(lock.toBlocking().extend(Duration.ofSeconds(5))).isTrue();
+        assertThat(lock.release().await().indefinitely()).isTrue();
+        assertThat(lock.extend(Duration.ofMinutes(1)).await().indefinitely()).as("after its release").isFalse();
+    }
+
+    @Test
     void theStubRefusesWhatTheRealRegistryRefusesWithTheSameMessage() {
         LockRegistryStub locks = LockRegistryStub.alwaysFree();
         String longest = "k".repeat(LockRegistry.MAX_KEY_LENGTH);
@@ -170,6 +183,8 @@ class LockRegistryStubTest {
                     () -> lock.toBlocking().acquireAndExecute(Duration.ofSeconds(-1), () -> "x"), "wait");
             assertRefusedAlike(() -> stub.toBlocking().acquireAndExecute(null),
                     () -> lock.toBlocking().acquireAndExecute(null), "action");
+            assertRefusedAlike(() -> stub.extend(Duration.ZERO), () -> lock.extend(Duration.ZERO), "lease");
+            assertRefusedAlike(() -> stub.toBlocking().extend(null), () -> lock.toBlocking().extend(null), "lease");
             assertThat(locks.acquireCalls()).as("nothing refused reached the answers").isZero();
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().join();

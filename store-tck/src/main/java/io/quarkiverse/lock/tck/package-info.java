@@ -10,12 +10,14 @@
  * <li>{@link io.quarkiverse.lock.tck.LockLineContract}: the line of waiters and the release notifications of a store
  * reached over a network;</li>
  * <li>{@link io.quarkiverse.lock.tck.LockApiContract}, {@link io.quarkiverse.lock.tck.LockWaitingContract},
- * {@link io.quarkiverse.lock.tck.LockExecutionContract}, {@link io.quarkiverse.lock.tck.LockLeaseContract}: the public
- * API ({@code LockRegistry}, {@code ReactiveDistributedLock}, the blocking view) through a registry over the store,
- * with other application instances started on the same store;</li>
+ * {@link io.quarkiverse.lock.tck.LockExecutionContract}, {@link io.quarkiverse.lock.tck.LockLeaseContract},
+ * {@link io.quarkiverse.lock.tck.LockExtensionContract}: the public API ({@code LockRegistry},
+ * {@code ReactiveDistributedLock}, the blocking view) through a registry over the store, with other application
+ * instances started on the same store;</li>
  * <li>{@link io.quarkiverse.lock.tck.MigrationContract}: the migrator on the store.</li>
  * </ul>
- * Argument checks do not depend on a store and are not part of the suite: the core tests them once.
+ * Argument checks do not depend on a store and are not part of the suite: the core tests them once. The one
+ * exception is {@code extend}'s lease, whose refusal the suite checks leaves the hold's lease in the store as it was.
  *
  * <h2>Binding a store</h2>
  * Add the suite to the store's tests:

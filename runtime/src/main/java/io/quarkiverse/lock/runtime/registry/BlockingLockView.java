@@ -13,7 +13,8 @@ import io.smallrye.mutiny.Uni;
 /**
  * The blocking view of a reactive lock: each method awaits the reactive one ({@link BlockingWait}), refusing with an
  * {@link IllegalStateException} on a thread that must not block (a Vert.x event loop). An interrupt abandons an
- * acquisition (which takes back whatever the store granted it) but not a release. A guarded section releases only
+ * acquisition (which takes back whatever the store granted it) but not a release or an extension, whose answer the
+ * holder needs. A guarded section releases only
  * the hold its own acquisition got ({@link Claim}), like the reactive one.
  * <p>
  * The registry's handles and the test stub's ({@code io.quarkiverse.lock.testing}) share it, so the stub's blocking view
@@ -126,6 +127,11 @@ public final class BlockingLockView implements DistributedLock {
     @Override
     public boolean isAcquired() {
         return BlockingWait.interruptibly(lock.getLockKey(), lock.isAcquired(), null);
+    }
+
+    @Override
+    public boolean extend(Duration lease) {
+        return BlockingWait.uninterruptibly(lock.getLockKey(), lock.extend(lease));
     }
 
     @Override

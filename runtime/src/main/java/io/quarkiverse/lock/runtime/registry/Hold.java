@@ -1,30 +1,48 @@
 package io.quarkiverse.lock.runtime.registry;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 
 import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.spi.LockStore;
+import io.smallrye.mutiny.Uni;
 
 /**
  * One acquisition a handle holds: the acquisition's own owner id (the store knows the holder by it, so a release,
- * renewal or take-back names exactly this acquisition), its fencing token, lease and start and, when its lease is
- * renewed, the renewal, whose signal ends when the hold ends. A reentrant handle's hold ({@link ReentrantHold}) also
- * counts its entries.
+ * renewal or take-back names exactly this acquisition), its fencing token, lease and start, and the line of its lease
+ * commands ({@link LeaseLine}: renewals, re-entries' renewals and extensions, one at a time), whose signal ends when
+ * the hold ends. A reentrant handle's hold ({@link ReentrantHold}) also counts its entries.
+ * <p>
+ * The lease is the last one the store confirmed (the acquisition's, or a re-entry's or an extension's, once
+ * answered); every lease the hold sets in the store also reaches its minimum hold's end ({@link #covering(long)}), so
+ * an extension to a shorter lease, and the renewals after it, never free the lock before that point, even if the
+ * holder dies.
  */
 sealed class Hold permits ReentrantHold {
 
     private final String owner;
     private final long token;
-    private final AtomicLong leaseMillis;
+    /** Written by the line, under its monitor. */
+    private volatile long leaseMillis;
+    /** Written by the line, under its monitor. */
+    private volatile long longestLeaseMillis;
+    private final long holdAtLeastMillis;
     private final long grantedAtNanos = System.nanoTime();
-    private final LeaseRenewal renewal;
+    private final boolean renewed;
+    private final LeaseLine line;
 
-    Hold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
+    /**
+     * @param holdAtLeastMillis how long after its grant the lock must stay held, as the handle said at acquisition
+     * @param renewed whether its lease is renewed (the handle's {@code withLeaseRenewal}), also when acquired forever:
+     *        an extension then gives it a lease that is renewed
+     */
+    Hold(String owner, long token, long leaseMillis, long holdAtLeastMillis, LockHandle handle, boolean renewed) {
         this.owner = owner;
         this.token = token;
-        this.leaseMillis = new AtomicLong(leaseMillis);
-        this.renewal = renewedBy == null ? null : new LeaseRenewal(renewedBy, this);
+        this.leaseMillis = leaseMillis;
+        this.longestLeaseMillis = leaseMillis;
+        this.holdAtLeastMillis = holdAtLeastMillis;
+        this.renewed = renewed;
+        this.line = new LeaseLine(handle, this, renewed);
     }
 
     String owner() {
@@ -35,27 +53,79 @@ sealed class Hold permits ReentrantHold {
         return token;
     }
 
+    /** @return the lease the store last confirmed, {@link LockStore#NO_EXPIRY} for a hold without end */
     long leaseMillis() {
-        return leaseMillis.get();
+        return leaseMillis;
     }
 
     /**
-     * The lease a re-entry sets again in the store: a re-entry asking for a longer lease than the hold has (or for
-     * none to end) lengthens the hold's lease, before it is sent, so a concurrent re-entry asking for less cannot land
-     * after it and shorten it; a hold whose lease is renewed keeps its lease, since its renewal keeps it as long as it
-     * is held.
-     *
-     * @param askedMillis the lease the re-entry's acquisition asked for, or {@link LockStore#NO_EXPIRY}
-     * @return the lease to set in the store, the longer of the hold's and {@code askedMillis}
+     * @return the lease to set in the store now: the hold's lease, or what remains of its minimum hold if that is
+     *         longer; {@link LockStore#NO_EXPIRY} for a hold without end
      */
-    long leaseForReentry(long askedMillis) {
-        if (renewal != null) {
-            return leaseMillis.get();
-        }
-        return leaseMillis.accumulateAndGet(askedMillis, Hold::longer);
+    long leaseCovering() {
+        return covering(leaseMillis);
     }
 
-    private static long longer(long a, long b) {
+    /**
+     * @param lease a lease, or {@link LockStore#NO_EXPIRY}
+     * @return the lease to set in the store now for it: {@code lease}, or what remains of the minimum hold if that is
+     *         longer
+     */
+    long covering(long lease) {
+        if (lease == LockStore.NO_EXPIRY) {
+            return lease;
+        }
+        return Math.max(lease, holdAtLeastMillis - heldNanos() / 1_000_000);
+    }
+
+    /**
+     * @return the longest lease this hold ever had or asked the store for, {@link LockStore#NO_EXPIRY} if one had none:
+     *         how long a lease the store may still have for it, whichever command last reached it
+     */
+    long longestLeaseMillis() {
+        return longestLeaseMillis;
+    }
+
+    /** The line is sending a command that may set {@code lease}: called under the line's monitor. */
+    void mayHaveLease(long lease) {
+        longestLeaseMillis = longer(longestLeaseMillis, lease);
+    }
+
+    /** The store confirmed {@code lease} as the hold's: called under the line's monitor. */
+    void adoptLease(long lease) {
+        leaseMillis = lease;
+        mayHaveLease(lease);
+    }
+
+    /**
+     * Sets the lease in the store to {@code leaseMillis} from now, or to the end of the minimum hold if that is later,
+     * unless the hold ended, once the lease commands asked for before were answered ({@link LeaseLine}), so the
+     * release that ends the hold is sent after it. The command is not cancelled with the returned {@link Uni} once
+     * sent: it may change the lease anyway, and the hold adopts the lease if the store confirms it.
+     *
+     * @return {@code true} if the store set the lease, {@code false} if the hold ended, was found lost, or the store
+     *         no longer had it for this acquisition; fails with the store's failure (the lease is then the old one or
+     *         the new one, and the hold keeps counting on the shorter)
+     */
+    Uni<Boolean> extend(long leaseMillis) {
+        return line.extend(leaseMillis);
+    }
+
+    /**
+     * Sets the lease in the store again for a re-entry, in the hold's line of lease commands: the longer of the
+     * hold's lease and {@code askedMillis}, reaching the end of the minimum hold, so a re-entry never shortens the
+     * lease an extension set.
+     *
+     * @param askedMillis the lease the re-entry's acquisition asked for, or {@link LockStore#NO_EXPIRY}
+     * @return {@code true} if the store set it, {@code false} if the store no longer had it for this acquisition or
+     *         the hold was found lost; fails with the store's failure
+     */
+    Uni<Boolean> renewForReentry(long askedMillis) {
+        return line.reenter(askedMillis);
+    }
+
+    /** The longer of two leases, {@link LockStore#NO_EXPIRY} being the longest. */
+    static long longer(long a, long b) {
         return a == LockStore.NO_EXPIRY || b == LockStore.NO_EXPIRY ? LockStore.NO_EXPIRY : Math.max(a, b);
     }
 
@@ -88,40 +158,35 @@ sealed class Hold permits ReentrantHold {
 
     /** Only a renewed hold can be found lost while held. */
     boolean isRenewed() {
-        return renewal != null;
+        return renewed;
     }
 
     /** {@code sentNanos}: when the request that granted the hold was sent. */
     void startRenewal(long sentNanos) {
-        if (renewal != null) {
-            renewal.start(sentNanos);
-        }
+        line.start(sentNanos);
     }
 
     /** Completes when the hold ends, failing with {@link LockExpiredException} if it was lost; null if not renewed. */
     CompletableFuture<Void> endSignal() {
-        return renewal == null ? null : renewal.endSignal();
+        return renewed ? line.endSignal() : null;
     }
 
-    /** Ends the hold: stops its renewal and completes its signal normally, unless it already ended. */
+    /** Ends the hold: stops its line of lease commands and completes its signal normally, unless it already ended. */
     void end() {
-        if (renewal != null) {
-            renewal.end(null);
-        }
+        line.end(null);
     }
 
-    /** Ends the hold as lost: stops its renewal and fails its signal with {@code failure}. */
+    /** Ends the hold as lost: stops its line of lease commands and fails its signal with {@code failure}. */
     void lose(LockExpiredException failure) {
-        if (renewal != null) {
-            renewal.end(failure);
-        }
+        line.end(failure);
     }
 
-    /** Stops renewing the lease, leaving the signal as it is (a release under way completes it). */
+    /**
+     * Stops renewing and extending the lease, leaving the signal as it is (a release under way completes it): a lease
+     * command being sent is sent before this returns, and none after.
+     */
     void stopRenewal() {
-        if (renewal != null) {
-            renewal.stop();
-        }
+        line.stop();
     }
 
     long heldNanos() {
@@ -129,6 +194,6 @@ sealed class Hold permits ReentrantHold {
     }
 
     boolean isLost() {
-        return renewal != null && renewal.endSignal().isCompletedExceptionally();
+        return renewed && line.endSignal().isCompletedExceptionally();
     }
 }

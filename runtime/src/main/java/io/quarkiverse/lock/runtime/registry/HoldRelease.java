@@ -17,7 +17,8 @@ import io.smallrye.mutiny.Uni;
  * The store call is sent at once and is not cancelled by cancelling the returned {@link Uni} (a cancelled caller must
  * not leave its lock held). A release that fails (the store could not be reached, or did not answer in time), and a
  * shortening of a lease without end, is tried again in the background as a take-back of that acquisition
- * ({@link TakeBack}), so a lock whose release was lost does not stay held.
+ * ({@link TakeBack}), so a lock whose release was lost does not stay held; a failed release that was to keep the
+ * minimum hold, of a lease that may end later, once the minimum hold is over.
  */
 final class HoldRelease {
 
@@ -51,8 +52,14 @@ final class HoldRelease {
                 : services.boundedStore().release(key, held.owner());
         Uni<Boolean> sent = ended
                 .onFailure().invoke(failure -> {
-                    if (keepMillis <= 0 || held.leaseMillis() == LockStore.NO_EXPIRY) {
-                        TakeBack.retryLater(services, key, held.owner(), held.leaseMillis(), failure);
+                    long longest = held.longestLeaseMillis();
+                    if (keepMillis <= 0 || longest == LockStore.NO_EXPIRY) {
+                        TakeBack.retryLater(services, key, held.owner(), longest, failure);
+                    } else if (longest > keepMillis) {
+                        // The store may keep the lock until the lease it has ends, which an extension may have made
+                        // far longer than the minimum hold: taken back once the minimum hold is over.
+                        services.vertx().setTimer(keepMillis,
+                                id -> TakeBack.retryLater(services, key, held.owner(), longest, failure));
                     }
                 })
                 .onTermination().invoke(() -> {
@@ -106,13 +113,14 @@ final class HoldRelease {
     /**
      * @return how much longer the store must keep the lock so that it is held {@code holdAtLeastMillis} after its
      *         acquisition (counted from when the grant reached this handle, later than the store made it), never more
-     *         than the hold's lease; zero or less when that time has passed
+     *         than the lease the hold sets ({@link Hold#leaseCovering()}); zero or less when that time has passed
      */
     static long keepMillis(Hold held, long holdAtLeastMillis) {
         if (holdAtLeastMillis <= 0) {
             return 0;
         }
         long remaining = holdAtLeastMillis - held.heldNanos() / 1_000_000;
-        return held.leaseMillis() == LockStore.NO_EXPIRY ? remaining : Math.min(remaining, held.leaseMillis());
+        long lease = held.leaseCovering();
+        return lease == LockStore.NO_EXPIRY ? remaining : Math.min(remaining, lease);
     }
 }

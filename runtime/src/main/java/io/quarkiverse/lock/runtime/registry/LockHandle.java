@@ -130,6 +130,26 @@ final class LockHandle implements ReactiveDistributedLock {
         });
     }
 
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Sends {@link LockStore#renew} with the new lease (or what remains of the minimum hold, if longer) for the hold
+     * this handle has, in that hold's line of lease commands ({@link Hold#extend}), so that it is sent after the
+     * renewals and re-entries asked for before it and never after the release that ends the hold.
+     */
+    @Override
+    public Uni<Boolean> extend(Duration lease) {
+        long leaseMillis = LockArguments.requireLease(lease);
+        return Uni.createFrom().deferred(() -> {
+            Hold current = hold;
+            if (current == null || current.isLost()) {
+                return FALSE;
+            }
+            return current.extend(leaseMillis)
+                    .onFailure().transform(failure -> storeFailure("extend", failure));
+        });
+    }
+
     @Override
     public OptionalLong fencingToken() {
         Hold current = hold;
@@ -213,8 +233,8 @@ final class LockHandle implements ReactiveDistributedLock {
      */
     Hold onGranted(String owner, long token, long leaseMillis, long sentNanos) {
         HandleOptions current = options;
-        LockHandle renewedBy = current.renewLease() && leaseMillis != LockStore.NO_EXPIRY ? this : null;
-        Hold granted = current.strategy().newHold(owner, token, leaseMillis, renewedBy);
+        Hold granted = current.strategy().newHold(owner, token, leaseMillis, current.holdAtLeastMillis(), this,
+                current.renewLease());
         Hold previous = (Hold) HOLD.getAndSet(this, granted);
         if (previous != null) {
             previous.lose(new LockExpiredException(key));

@@ -26,7 +26,7 @@ final class LockServices {
     private final Duration defaultWait;
     private final long defaultLeaseMillis;
     private final long defaultWaitNanos;
-    private final Set<LeaseRenewal> renewals = ConcurrentHashMap.newKeySet();
+    private final Set<LeaseLine> renewals = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /**
@@ -90,18 +90,18 @@ final class LockServices {
         return defaultWaitNanos;
     }
 
-    void renewing(LeaseRenewal renewal) {
+    void renewing(LeaseLine renewal) {
         renewals.add(renewal);
     }
 
-    void stoppedRenewing(LeaseRenewal renewal) {
+    void stoppedRenewing(LeaseLine renewal) {
         renewals.remove(renewal);
     }
 
     /** Marks the registry closed and stops every lease renewal: acquisitions then fail, and nothing is retried. */
     void close() {
         closed = true;
-        for (LeaseRenewal renewal : renewals) {
+        for (LeaseLine renewal : renewals) {
             renewal.stop();
         }
     }

@@ -31,8 +31,9 @@ enum LockTypeStrategy {
         }
 
         @Override
-        Hold newHold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
-            return new ReentrantHold(owner, token, leaseMillis, renewedBy);
+        Hold newHold(String owner, long token, long leaseMillis, long holdAtLeastMillis, LockHandle handle,
+                boolean renewed) {
+            return new ReentrantHold(owner, token, leaseMillis, holdAtLeastMillis, handle, renewed);
         }
     },
 
@@ -111,8 +112,9 @@ enum LockTypeStrategy {
         });
     }
 
-    /** The hold a grant makes: by default one that cannot be entered again; {@code renewedBy} may be null. */
-    Hold newHold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
-        return new Hold(owner, token, leaseMillis, renewedBy);
+    /** The hold a grant makes: by default one that cannot be entered again; {@code renewed} if its lease is renewed. */
+    Hold newHold(String owner, long token, long leaseMillis, long holdAtLeastMillis, LockHandle handle,
+            boolean renewed) {
+        return new Hold(owner, token, leaseMillis, holdAtLeastMillis, handle, renewed);
     }
 }

@@ -21,8 +21,9 @@ final class ReentrantHold extends Hold {
     private volatile int entries = 1;
     private volatile boolean enteredAgain;
 
-    ReentrantHold(String owner, long token, long leaseMillis, LockHandle renewedBy) {
-        super(owner, token, leaseMillis, renewedBy);
+    ReentrantHold(String owner, long token, long leaseMillis, long holdAtLeastMillis, LockHandle handle,
+            boolean renewed) {
+        super(owner, token, leaseMillis, holdAtLeastMillis, handle, renewed);
     }
 
     @Override

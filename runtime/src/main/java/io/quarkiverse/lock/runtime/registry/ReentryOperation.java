@@ -17,13 +17,14 @@ import io.vertx.core.Context;
  * <p>
  * Once the hold is entered, the entry is emitted or given back only when the renewal has answered (or failed to be
  * sent), never before: a cancellation meanwhile only marks the re-entry cancelled, since a give-back that ended the
- * hold in the store ahead of the renewal would again let the renewal restore the lease. The renewal is bounded by the
- * operation timeout, so the give-back waits at most that long; a give-back that is the hold's last entry keeps the
- * minimum hold as any last release does.
+ * hold in the store ahead of the renewal would again let the renewal restore the lease. The renewal goes through the
+ * hold's line of lease commands ({@link LeaseLine}), after the renewals and extensions asked for before it, each
+ * bounded by the operation timeout; a give-back that is the hold's last entry keeps the minimum hold as any last
+ * release does.
  * <p>
- * The store sets the longer of the hold's lease and the one this acquisition asks for
- * ({@link Hold#leaseForReentry}): a re-entry answering {@code true} holds the lock at least as long as it asked, as a
- * fresh acquisition would.
+ * The store sets the longer of the hold's lease, as the store last confirmed it when the renewal is sent, and the one
+ * this acquisition asks for ({@link Hold#renewForReentry}): a re-entry answering {@code true} holds the lock at least
+ * as long as it asked, as a fresh acquisition would, and never shortens the lease an extension set.
  */
 final class ReentryOperation extends AbstractUni<Hold> {
 
@@ -79,8 +80,7 @@ final class ReentryOperation extends AbstractUni<Hold> {
             }
             Uni<Boolean> renewal;
             try {
-                renewal = handle.services().boundedStore().renew(handle.getLockKey(), current.owner(),
-                        current.leaseForReentry(leaseMillis));
+                renewal = current.renewForReentry(leaseMillis);
             } catch (RuntimeException e) {
                 onRenewalFailed(e);
                 return;
