@@ -125,6 +125,16 @@ final class Processes {
         return startApplication(System.getProperty("reliability.application.postgresql"), settings, args);
     }
 
+    /**
+     * @param settings the process's system properties, as {@code -Dname=value}: the datasource {@code locks}, and the
+     *        Redis server of the section log
+     * @param args the role and its arguments
+     * @return the started process of the harness build that locks on MariaDB through the JDBC store
+     */
+    static Contender startOnJdbc(List<String> settings, String... args) throws IOException {
+        return startApplication(System.getProperty("reliability.application.jdbc"), settings, args);
+    }
+
     private static Contender startApplication(String application, List<String> settings, String... args)
             throws IOException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
