@@ -91,7 +91,10 @@ final class LeaseLine {
     }
 
     /**
-     * Starts renewing, if this line renews.
+     * Starts renewing, if this line renews. The hold is visible to the handle's other callers before this runs: a
+     * command they sent meanwhile keeps the lease end it may have set counted on (the grant's lease only moves it
+     * sooner), a renewal already planned or a command on its way plans the next one, and a line stopped meanwhile
+     * (released or found lost) stays stopped, unregistered.
      *
      * @param sentNanos when the request that granted the hold was sent
      */
@@ -99,10 +102,15 @@ final class LeaseLine {
         if (!renews || services.isClosed()) {
             return;
         }
-        services.renewing(this);
         synchronized (this) {
-            leaseSetAt(sentNanos, hold.leaseMillis());
-            schedule();
+            if (stopped) {
+                return;
+            }
+            services.renewing(this);
+            leaseMayEndAt(sentNanos, hold.leaseMillis());
+            if (!sending && renewalTimer < 0) {
+                schedule();
+            }
         }
     }
 
