@@ -174,6 +174,18 @@ class LockedMethodSpansTest {
         assertNoKeyOnLockSpans("secret-7");
     }
 
+    @Test
+    void anActionMadeBeforeItsSectionRunsInTheContextItWasMadeIn() {
+        given().get("/traced/direct/{id}", "7").then().statusCode(200).body(is("direct 7"));
+
+        SpanData server = serverSpan("/traced/direct/");
+        SpanData section = Spans.named(exporter, "lock section direct");
+        Spans.assertChildOf(section, server);
+        Spans.assertChildOf(Spans.named(exporter, "lock acquire direct"), section);
+        Spans.assertChildOf(Spans.named(exporter, "direct action"), server);
+        assertThat(section.getAttributes().get(Spans.OUTCOME)).isEqualTo("completed");
+    }
+
     private void assertWaitedSection(String template, String actionName, String path) {
         SpanData server = serverSpan(path);
         SpanData section = Spans.named(exporter, "lock section " + template);
