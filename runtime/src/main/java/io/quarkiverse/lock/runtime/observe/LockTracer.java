@@ -126,8 +126,9 @@ public interface LockTracer {
         /**
          * @param work makes the section's work after its acquisition: the action and the release
          * @return the work, made and subscribed with this span current, which stays current in the caller's Vert.x
-         *         duplicated context until the work ends: Mutiny operators (with context propagation) run in the
-         *         context they were made in, so the work is made here, not before
+         *         duplicated context until the work ends (Mutiny operators, with context propagation, run in the
+         *         context they were made in, so the work is made here, not before); its end, with an item or a
+         *         failure, ends this span as {@link #ended} does
          */
         default <T> Uni<T> current(Supplier<Uni<T>> work) {
             return work.get();
@@ -153,11 +154,16 @@ public interface LockTracer {
         }
 
         /**
-         * The section ended, its lock released (or its release failed).
+         * The section ended: its acquisition ended without the lock, or failed; or a blocking section's release was
+         * made (or failed).
          *
          * @param failure how it failed, or {@code null} if it ended well
          */
         default void ended(Throwable failure) {
+        }
+
+        /** The section's acquisition ended without the lock: another owner held it for the whole wait. */
+        default void notAcquired() {
         }
 
         /** The section was cancelled; its release, if it held the lock, was made. */

@@ -231,6 +231,7 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
                     span.acquired(item.token(), waitedNanos);
                 } else {
                     span.notAcquired(waitedNanos);
+                    section.notAcquired();
                 }
                 downstream.onItem(item);
             } else {
@@ -242,6 +243,7 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
         public void onFailure(Throwable failure) {
             if (state.compareAndSet(WAITING, EMITTED)) {
                 span.failed(failure, System.nanoTime() - startNanos);
+                section.ended(failure);
                 downstream.onFailure(failure);
             }
         }

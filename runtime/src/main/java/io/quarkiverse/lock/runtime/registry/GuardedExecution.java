@@ -19,8 +19,9 @@ import io.smallrye.mutiny.subscription.Cancellable;
  * the handle had before.
  * <p>
  * Each execution has a span ({@link LockTracer#startSection}): the parent of its acquisition's span and current while
- * the action and the release run, it ends once the release is done (or, for a cancelled execution, once the release
- * that the cancellation made is).
+ * the action and the release run ({@link LockTracer.SectionSpan#current}), which end it once the release is done; an
+ * acquisition that ends without the lock ends it ({@link ClaimedAcquisition}), and so does the release that a
+ * cancellation made.
  */
 final class GuardedExecution {
 
@@ -40,20 +41,12 @@ final class GuardedExecution {
         LockArguments.requireAction(action);
         return Uni.createFrom().deferred(() -> {
             ClaimedAcquisition claim = claims.get();
-            Uni<T> execution = claim.flatMap(held -> held == null
+            return claim.flatMap(held -> held == null
                     ? Uni.createFrom().<T> failure(notAcquired(handle, wait))
                     : claim.section().current(() -> endWhenLost(held, claim.guard(action))
                             .onFailure().call(failure -> releaseAfterFailure(claim, failure))
                             .onItem().call(claim::release))
                             .onCancellation().invoke(() -> claim.releaseOnCancellation(CANCELLED)));
-            if (claims.tracer() == LockTracer.NONE) {
-                return execution;
-            }
-            return execution.onTermination().invoke((item, failure, cancelled) -> {
-                if (!cancelled) {
-                    claim.section().ended(failure);
-                }
-            });
         });
     }
 
@@ -63,20 +56,12 @@ final class GuardedExecution {
         LockArguments.requireAction(action);
         return Multi.createFrom().deferred(() -> {
             ClaimedAcquisition claim = claims.get();
-            Multi<T> execution = claim.onItem().transformToMulti(held -> held == null
+            return claim.onItem().transformToMulti(held -> held == null
                     ? Multi.createFrom().<T> failure(notAcquired(handle, wait))
                     : claim.section().currentMany(() -> endWhenLost(held, claim.guard(action))
                             .onFailure().call(failure -> releaseAfterFailure(claim, failure))
                             .onCompletion().call(claim::release))
                             .onCancellation().invoke(() -> claim.releaseOnCancellation(CANCELLED)));
-            if (claims.tracer() == LockTracer.NONE) {
-                return execution;
-            }
-            return execution.onTermination().invoke((failure, cancelled) -> {
-                if (!cancelled) {
-                    claim.section().ended(failure);
-                }
-            });
         });
     }
 
@@ -98,10 +83,6 @@ final class GuardedExecution {
         @Override
         public ClaimedAcquisition get() {
             return new ClaimedAcquisition(handle, waitNanos, leaseMillis, true);
-        }
-
-        LockTracer tracer() {
-            return handle.services().tracer();
         }
     }
 

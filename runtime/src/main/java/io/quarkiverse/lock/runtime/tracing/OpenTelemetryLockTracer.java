@@ -193,12 +193,12 @@ public class OpenTelemetryLockTracer implements LockTracer {
 
         @Override
         public <T> Uni<T> current(Supplier<Uni<T>> work) {
-            return new CurrentUni<>(work, context);
+            return new CurrentUni<>(work, this);
         }
 
         @Override
         public <T> Multi<T> currentMany(Supplier<Multi<T>> work) {
-            return new CurrentMulti<>(work, context);
+            return new CurrentMulti<>(work, this);
         }
 
         @Override
@@ -226,6 +226,14 @@ public class OpenTelemetryLockTracer implements LockTracer {
         }
 
         @Override
+        public void notAcquired() {
+            if (compareAndSet(false, true)) {
+                span.setAttribute(OUTCOME, "not_acquired");
+                span.end();
+            }
+        }
+
+        @Override
         public void cancelled() {
             if (!compareAndSet(false, true)) {
                 return;
@@ -242,7 +250,10 @@ public class OpenTelemetryLockTracer implements LockTracer {
         return current != null && VertxContext.isDuplicatedContext(current);
     }
 
-    /** A scope closed once, by whichever of the work's endings comes first. */
+    /**
+     * A scope closed once, by whichever of the work's endings comes first; on a duplicated context only, since a
+     * thread-local scope is closed by the thread that opened it, once the work is subscribed.
+     */
     private static final class OnceScope extends AtomicBoolean {
 
         private final Scope scope;
@@ -261,22 +272,18 @@ public class OpenTelemetryLockTracer implements LockTracer {
     private static final class CurrentUni<T> extends AbstractUni<T> {
 
         private final Supplier<Uni<T>> work;
-        private final Context context;
+        private final Section section;
 
-        CurrentUni(Supplier<Uni<T>> work, Context context) {
+        CurrentUni(Supplier<Uni<T>> work, Section section) {
             this.work = work;
-            this.context = context;
+            this.section = section;
         }
 
         @Override
         public void subscribe(UniSubscriber<? super T> downstream) {
-            if (!onDuplicatedContext()) {
-                try (Scope ignored = context.makeCurrent()) {
-                    work.get().subscribe().withSubscriber(downstream);
-                }
-                return;
-            }
-            OnceScope scope = new OnceScope(context.makeCurrent());
+            boolean untilEnd = onDuplicatedContext();
+            Scope current = section.context.makeCurrent();
+            OnceScope scope = new OnceScope(untilEnd ? current : Scope.noop());
             Uni<T> made;
             try {
                 made = work.get();
@@ -284,6 +291,16 @@ public class OpenTelemetryLockTracer implements LockTracer {
                 scope.close();
                 made = Uni.createFrom().failure(failure);
             }
+            try {
+                subscribeEnding(made, downstream, scope);
+            } finally {
+                if (!untilEnd) {
+                    current.close();
+                }
+            }
+        }
+
+        private void subscribeEnding(Uni<T> made, UniSubscriber<? super T> downstream, OnceScope scope) {
             made.subscribe().withSubscriber(new UniSubscriber<T>() {
                 @Override
                 public void onSubscribe(UniSubscription subscription) {
@@ -296,12 +313,14 @@ public class OpenTelemetryLockTracer implements LockTracer {
                 @Override
                 public void onItem(T item) {
                     scope.close();
+                    section.ended(null);
                     downstream.onItem(item);
                 }
 
                 @Override
                 public void onFailure(Throwable failure) {
                     scope.close();
+                    section.ended(failure);
                     downstream.onFailure(failure);
                 }
             });
@@ -311,22 +330,18 @@ public class OpenTelemetryLockTracer implements LockTracer {
     private static final class CurrentMulti<T> extends AbstractMulti<T> {
 
         private final Supplier<Multi<T>> work;
-        private final Context context;
+        private final Section section;
 
-        CurrentMulti(Supplier<Multi<T>> work, Context context) {
+        CurrentMulti(Supplier<Multi<T>> work, Section section) {
             this.work = work;
-            this.context = context;
+            this.section = section;
         }
 
         @Override
         public void subscribe(MultiSubscriber<? super T> downstream) {
-            if (!onDuplicatedContext()) {
-                try (Scope ignored = context.makeCurrent()) {
-                    work.get().subscribe().withSubscriber(downstream);
-                }
-                return;
-            }
-            OnceScope scope = new OnceScope(context.makeCurrent());
+            boolean untilEnd = onDuplicatedContext();
+            Scope current = section.context.makeCurrent();
+            OnceScope scope = new OnceScope(untilEnd ? current : Scope.noop());
             Multi<T> made;
             try {
                 made = work.get();
@@ -334,6 +349,16 @@ public class OpenTelemetryLockTracer implements LockTracer {
                 scope.close();
                 made = Multi.createFrom().failure(failure);
             }
+            try {
+                subscribeEnding(made, downstream, scope);
+            } finally {
+                if (!untilEnd) {
+                    current.close();
+                }
+            }
+        }
+
+        private void subscribeEnding(Multi<T> made, MultiSubscriber<? super T> downstream, OnceScope scope) {
             made.subscribe().withSubscriber(new MultiSubscriber<T>() {
                 @Override
                 public void onSubscribe(Flow.Subscription subscription) {
@@ -359,12 +384,14 @@ public class OpenTelemetryLockTracer implements LockTracer {
                 @Override
                 public void onFailure(Throwable failure) {
                     scope.close();
+                    section.ended(failure);
                     downstream.onFailure(failure);
                 }
 
                 @Override
                 public void onCompletion() {
                     scope.close();
+                    section.ended(null);
                     downstream.onCompletion();
                 }
             });
