@@ -24,7 +24,9 @@ import io.vertx.redis.client.Redis;
  * many waiters on one key, memory against locks held, and the {@code @Locked} overhead. The PostgreSQL part
  * ({@link PostgresBenchmarks}), on one PostgreSQL server it starts
  * itself: uncontended throughput and handoff. Runs both parts, or the ones named ({@code --redis},
- * {@code --postgresql}); prints the tables and writes them to {@code docs/modules/ROOT/pages/benchmarks.adoc} (or the
+ * {@code --postgresql}); the tracing part ({@link TracingOverhead}, {@code --tracing}) only when named, in a build with
+ * {@code -Ptracing -Dquarkus.profile=tracing}; prints the tables and writes them to
+ * {@code docs/modules/ROOT/pages/benchmarks.adoc} (or the
  * path given as an argument) with their charts (in the {@code images} folder beside the page's), keeping there the parts
  * this run left out; prints how long each part took. {@link BenchSettings} shortens a run.
  */
@@ -88,6 +90,11 @@ public class LockBenchmarks implements QuarkusApplication {
         }
         if (parts.isEmpty() || parts.contains("postgresql")) {
             timed("PostgreSQL part", () -> new PostgresBenchmarks(vertx, settings, bench).run(report));
+            write(report, file);
+        }
+        if (parts.contains("tracing")) {
+            timed("Tracing part", () -> new TracingOverhead(new RedisBenchmarks.App(locks, target, settings, vertx,
+                    redis), bench).run(report));
             write(report, file);
         }
         return 0;

@@ -37,6 +37,15 @@ public interface LockBuildTimeConfig {
     boolean metricsEnabled();
 
     /**
+     * Whether the acquisitions and guarded sections of locks make spans, when {@code quarkus-opentelemetry} is
+     * present: one span per acquisition ({@code lock acquire <name>}) and one per guarded section
+     * ({@code lock section <name>}), the parent of the spans its action makes.
+     */
+    @WithName("tracing.enabled")
+    @WithDefault("true")
+    boolean tracingEnabled();
+
+    /**
      * Whether, when {@code quarkus-rest} is present, a lock not acquired answers 409 Conflict, a lock store failure
      * 503 Service Unavailable and a refused lock key 400 Bad Request, instead of 500. An application's own exception
      * mapper for one of these exceptions takes precedence either way.

@@ -21,6 +21,8 @@ import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeansRuntimeInitBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.Consume;
 import io.quarkus.deployment.annotations.ExecutionTime;
@@ -43,6 +45,8 @@ class LockProcessor {
     private static final String FEATURE = "lock";
     /** By name: the class uses Micrometer types, which are present only with the Micrometer extension. */
     private static final String METRICS = "io.quarkiverse.lock.runtime.metrics.MicrometerLockObserver";
+    /** By name: the class uses OpenTelemetry types, which are present only with the OpenTelemetry extension. */
+    private static final String TRACER = "io.quarkiverse.lock.runtime.tracing.OpenTelemetryLockTracer";
     /** By name: the class implements SmallRye Health types, which are present only with the health extension. */
     private static final String HEALTH_CHECK = "io.quarkiverse.lock.runtime.health.LockStoreHealthCheck";
     /** By name: the class is internal to its package. */
@@ -87,6 +91,15 @@ class LockProcessor {
         if (config.metricsEnabled() && metrics.isPresent()
                 && metrics.get().metricsSupported(MetricsFactory.MICROMETER)) {
             return AdditionalBeanBuildItem.unremovableOf(METRICS);
+        }
+        return null;
+    }
+
+    /** The spans of acquisitions and guarded sections, when OpenTelemetry traces; none otherwise. */
+    @BuildStep
+    AdditionalBeanBuildItem tracing(LockBuildTimeConfig config, Capabilities capabilities) {
+        if (config.tracingEnabled() && capabilities.isPresent(Capability.OPENTELEMETRY_TRACER)) {
+            return AdditionalBeanBuildItem.unremovableOf(TRACER);
         }
         return null;
     }

@@ -14,6 +14,7 @@ import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.migration.StoreLockMigrator;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.runtime.observe.LockObservers;
+import io.quarkiverse.lock.runtime.observe.LockTracer;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.registry.StoreLockAdmin;
 import io.quarkiverse.lock.runtime.waiting.BackoffWaitStrategy;
@@ -50,16 +51,17 @@ public class LockProducers {
     }
 
     /**
-     * @return the registry, started by {@link LockRecorder#start}, telling the observers present (metrics, Dev UI);
-     *         internal code injects it by this type
+     * @return the registry, started by {@link LockRecorder#start}, telling the observers present (metrics, Dev UI)
+     *         and making spans when a tracer is present (OpenTelemetry); internal code injects it by this type
      */
     @Produces
     @Singleton
     @Typed(DefaultLockRegistry.class)
     DefaultLockRegistry defaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
-            LocalLockStates states, Vertx vertx, @Any Instance<LockObserver> observers) {
+            LocalLockStates states, Vertx vertx, @Any Instance<LockObserver> observers,
+            Instance<LockTracer> tracer) {
         return new DefaultLockRegistry(store, settings, waitStrategy, states, vertx,
-                LockObservers.of(observers.stream().toList()));
+                LockObservers.of(observers.stream().toList()), tracer.isResolvable() ? tracer.get() : LockTracer.NONE);
     }
 
     /**

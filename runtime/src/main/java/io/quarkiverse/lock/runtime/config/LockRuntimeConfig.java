@@ -6,6 +6,7 @@ import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 
 /**
  * Runtime configuration of Quarkus Lock.
@@ -57,4 +58,14 @@ public interface LockRuntimeConfig {
      */
     @WithDefault("lock:")
     String keyPrefix();
+
+    /**
+     * Whether the spans of lock acquisitions and guarded sections carry the lock key as the {@code lock.key}
+     * attribute, when {@code quarkus-opentelemetry} is present. Off by default: keys can hold user data (an order id,
+     * an e-mail address), while span names and the other attributes carry only the lock's name (the {@code @Locked}
+     * key template or the name given with {@code withMetricsName}).
+     */
+    @WithName("tracing.include-key")
+    @WithDefault("false")
+    boolean tracingIncludeKey();
 }

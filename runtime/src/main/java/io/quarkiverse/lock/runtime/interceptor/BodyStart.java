@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.runtime.interceptor;
 
+import java.util.function.Supplier;
+
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
@@ -33,19 +35,19 @@ final class BodyStart {
         return finished;
     }
 
-    /** @return the body, marking it started on subscription and finished on its item */
-    Uni<Object> marking(Uni<Object> body) {
-        return Uni.createFrom().deferred(() -> {
+    /** @return makes the body, marking it started when made and finished on its item */
+    Supplier<Uni<Object>> marking(Supplier<Uni<Object>> body) {
+        return () -> {
             mark();
-            return body;
-        }).invoke(this::finish);
+            return body.get().invoke(this::finish);
+        };
     }
 
-    /** @return the body, marking it started on subscription and finished on its completion */
-    Multi<Object> marking(Multi<Object> body) {
-        return Multi.createFrom().deferred(() -> {
+    /** @return makes the body, marking it started when made and finished on its completion */
+    Supplier<Multi<Object>> markingMany(Supplier<Multi<Object>> body) {
+        return () -> {
             mark();
-            return body;
-        }).onCompletion().invoke(this::finish);
+            return body.get().onCompletion().invoke(this::finish);
+        };
     }
 }

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
@@ -72,14 +73,14 @@ public class LockedInterceptor {
         switch (method.returnType) {
             case UNI:
                 return nested != null ? Uni.createFrom().failure(nested)
-                        : lockUni(method, key, Uni.createFrom().deferred(() -> proceedUni(context, key)));
+                        : lockUni(method, key, () -> proceedUni(context, key));
             case COMPLETION_STAGE:
                 return nested != null ? CompletableFuture.failedStage(nested)
-                        : lockUni(method, key, Uni.createFrom().deferred(() -> proceedStage(context, key)))
+                        : lockUni(method, key, () -> proceedStage(context, key))
                                 .subscribeAsCompletionStage();
             case MULTI:
                 return nested != null ? Multi.createFrom().failure(nested)
-                        : lockMulti(method, key, Multi.createFrom().deferred(() -> proceedMulti(context, key)));
+                        : lockMulti(method, key, () -> proceedMulti(context, key));
             default:
                 if (nested != null) {
                     throw nested;
@@ -93,13 +94,14 @@ public class LockedInterceptor {
      * the store fails): each Mutiny operator captures and restores the caller's context (SmallRye Context
      * Propagation), a cost every call would pay for nothing.
      */
-    private Uni<Object> lockUni(LockedMethod method, String key, Uni<Object> body) {
+    private Uni<Object> lockUni(LockedMethod method, String key, Supplier<Uni<Object>> body) {
         if (!method.maySkip()) {
-            return Uni.createFrom().deferred(() -> obtain(method, key).acquireAndExecute(method.wait, method.lease, body));
+            return Uni.createFrom().deferred(
+                    () -> obtain(method, key).acquireAndExecute(method.wait, method.lease, CalledBody.uni(body)));
         }
         return Uni.createFrom().deferred(() -> {
             BodyStart start = new BodyStart();
-            return obtain(method, key).acquireAndExecute(method.wait, method.lease, start.marking(body))
+            return obtain(method, key).acquireAndExecute(method.wait, method.lease, CalledBody.uni(start.marking(body)))
                     .onFailure(failure -> skips(method, key, failure, start)).recoverWithUni(failure -> {
                         skipped(method, key, failure, start);
                         return Uni.createFrom().nullItem();
@@ -107,14 +109,15 @@ public class LockedInterceptor {
         });
     }
 
-    private Multi<Object> lockMulti(LockedMethod method, String key, Multi<Object> body) {
+    private Multi<Object> lockMulti(LockedMethod method, String key, Supplier<Multi<Object>> body) {
         if (!method.maySkip()) {
-            return Multi.createFrom()
-                    .deferred(() -> obtain(method, key).acquireAndExecuteMany(method.wait, method.lease, body));
+            return Multi.createFrom().deferred(() -> obtain(method, key).acquireAndExecuteMany(method.wait,
+                    method.lease, CalledBody.multi(body)));
         }
         return Multi.createFrom().deferred(() -> {
             BodyStart start = new BodyStart();
-            return obtain(method, key).acquireAndExecuteMany(method.wait, method.lease, start.marking(body))
+            return obtain(method, key).acquireAndExecuteMany(method.wait, method.lease,
+                    CalledBody.multi(start.markingMany(body)))
                     .onFailure(failure -> skips(method, key, failure, start)).recoverWithMulti(failure -> {
                         skipped(method, key, failure, start);
                         return Multi.createFrom().empty();

@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.runtime.registry;
 
+import io.quarkiverse.lock.runtime.observe.LockTracer.AcquireSpan;
 import io.quarkiverse.lock.runtime.waiting.Waiter;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
@@ -39,15 +40,17 @@ final class AcquireOperation extends AbstractUni<Hold> {
     private final long leaseMillis;
     private final boolean overriding;
     private final Hold over;
+    private final AcquireSpan span;
 
     /**
      * @param handle the acquiring handle
      * @param waitNanos how long to wait, 0 for one attempt
      * @param leaseMillis the lease of the hold
      * @param overriding {@code true} for one take-over, whoever holds the lock
+     * @param span the acquisition's span, told of its place in the local line
      */
-    AcquireOperation(LockHandle handle, long waitNanos, long leaseMillis, boolean overriding) {
-        this(handle, waitNanos, leaseMillis, overriding, null);
+    AcquireOperation(LockHandle handle, long waitNanos, long leaseMillis, boolean overriding, AcquireSpan span) {
+        this(handle, waitNanos, leaseMillis, overriding, null, span);
     }
 
     /**
@@ -56,11 +59,13 @@ final class AcquireOperation extends AbstractUni<Hold> {
      *
      * @param over the handle's hold that is over
      */
-    static AcquireOperation afterHold(LockHandle handle, Hold over, long waitNanos, long leaseMillis) {
-        return new AcquireOperation(handle, waitNanos, leaseMillis, false, over);
+    static AcquireOperation afterHold(LockHandle handle, Hold over, long waitNanos, long leaseMillis,
+            AcquireSpan span) {
+        return new AcquireOperation(handle, waitNanos, leaseMillis, false, over, span);
     }
 
-    private AcquireOperation(LockHandle handle, long waitNanos, long leaseMillis, boolean overriding, Hold over) {
+    private AcquireOperation(LockHandle handle, long waitNanos, long leaseMillis, boolean overriding, Hold over,
+            AcquireSpan span) {
         this.handle = handle;
         this.services = handle.services();
         this.key = handle.getLockKey();
@@ -68,6 +73,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
         this.leaseMillis = leaseMillis;
         this.overriding = overriding;
         this.over = over;
+        this.span = span;
     }
 
     @Override
@@ -100,6 +106,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
                 if (joined == null) {
                     return;
                 }
+                span.queued(joined.placeAtJoin());
                 if (!joined.isHead()) {
                     pauseThenAttempt(-1, waitNanos);
                     return;

@@ -75,6 +75,25 @@ public final class BlockingLockView implements DistributedLock {
          *         acquisition
          */
         Uni<Boolean> release();
+
+        /**
+         * Runs the section's action on this thread, with the section's span current if it has one.
+         *
+         * @param action the action
+         * @return what the action returned
+         * @throws E what the action threw
+         */
+        default <T, E extends Exception> T run(LockedSection<T, E> action) throws E {
+            return action.run();
+        }
+
+        /**
+         * The section ended, after its release when it acquired the lock: ends its span, if it has one.
+         *
+         * @param failure how it failed (not acquired, the action's failure, the release's), or {@code null}
+         */
+        default void ended(Throwable failure) {
+        }
     }
 
     private final ReactiveDistributedLock lock;
@@ -154,22 +173,39 @@ public final class BlockingLockView implements DistributedLock {
             throws E {
         Claim claim = sections.claim(wait, lease);
         LockArguments.requireAction(action);
-        if (!BlockingWait.interruptibly(lock.getLockKey(), claim.acquisition(),
-                acquired -> acquired ? claim.release() : null)) {
-            throw new CannotAcquireLockException(lock.getLockKey(), sections.lockName(), wait);
+        boolean acquired;
+        try {
+            acquired = BlockingWait.interruptibly(lock.getLockKey(), claim.acquisition(),
+                    held -> held ? claim.release() : null);
+        } catch (RuntimeException | Error failure) {
+            claim.ended(failure);
+            throw failure;
+        }
+        if (!acquired) {
+            CannotAcquireLockException notAcquired = new CannotAcquireLockException(lock.getLockKey(),
+                    sections.lockName(), wait);
+            claim.ended(notAcquired);
+            throw notAcquired;
         }
         T result;
         try {
-            result = action.run();
+            result = claim.run(action);
         } catch (Exception | Error failure) {
             try {
                 BlockingWait.uninterruptibly(lock.getLockKey(), claim.release());
             } catch (RuntimeException releaseFailure) {
                 failure.addSuppressed(releaseFailure);
             }
+            claim.ended(failure);
             throw failure;
         }
-        BlockingWait.uninterruptibly(lock.getLockKey(), claim.release());
+        try {
+            BlockingWait.uninterruptibly(lock.getLockKey(), claim.release());
+        } catch (RuntimeException releaseFailure) {
+            claim.ended(releaseFailure);
+            throw releaseFailure;
+        }
+        claim.ended(null);
         return result;
     }
 

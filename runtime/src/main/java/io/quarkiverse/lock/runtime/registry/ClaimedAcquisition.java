@@ -3,7 +3,11 @@ package io.quarkiverse.lock.runtime.registry;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.quarkiverse.lock.LockedSection;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
+import io.quarkiverse.lock.runtime.observe.LockTracer;
+import io.quarkiverse.lock.runtime.observe.LockTracer.AcquireSpan;
+import io.quarkiverse.lock.runtime.observe.LockTracer.SectionSpan;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractUni;
@@ -21,11 +25,20 @@ import io.smallrye.mutiny.subscription.UniSubscription;
  * and work not started yet never starts. Without it, a cancellation that reaches an execution between the hold's
  * emission and the action's subscription reaching {@code flatMap} (which cancels only an inner subscription it
  * already has) would release the hold and leave the action to run, entirely, without the lock.
+ * <p>
+ * Each subscription is one acquisition with a span of its own ({@link LockTracer}), a child of the guarded section's
+ * span when it acquires for one; a cancellation ends the section's span once the release it made is done.
  */
 final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLockView.Claim {
 
     private final LockHandle handle;
-    private final Uni<Hold> acquisition;
+    private final long waitNanos;
+    private final long leaseMillis;
+    private final boolean forSection;
+    /** The acquisition, when made elsewhere; {@code null}: made from the handle at each subscription. */
+    private final Uni<Hold> made;
+    /** The span of the guarded section, started with the acquisition; {@link SectionSpan#NONE} if none. */
+    private volatile SectionSpan section = SectionSpan.NONE;
     private final AtomicBoolean released = new AtomicBoolean();
     private volatile Hold hold;
     /** A cancellation reached this acquisition after the hold arrived. */
@@ -33,10 +46,48 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
     /** Stops the work started under the hold, once it subscribed. */
     private volatile Runnable stopWork;
 
-    /** {@code acquisition} emits the hold acquired or entered again, or {@code null} when not acquired. */
+    /**
+     * @param waitNanos how long to wait, 0 for one attempt
+     * @param leaseMillis the lease of the hold
+     * @param forSection whether this acquisition is for a guarded section, whose span it starts when subscribed
+     */
+    ClaimedAcquisition(LockHandle handle, long waitNanos, long leaseMillis, boolean forSection) {
+        this.handle = handle;
+        this.waitNanos = waitNanos;
+        this.leaseMillis = leaseMillis;
+        this.forSection = forSection;
+        this.made = null;
+    }
+
+    /**
+     * A plain acquisition made elsewhere.
+     *
+     * @param acquisition emits the hold acquired or entered again, or {@code null} when not acquired
+     */
     ClaimedAcquisition(LockHandle handle, Uni<Hold> acquisition) {
         this.handle = handle;
-        this.acquisition = acquisition;
+        this.waitNanos = 0;
+        this.leaseMillis = 0;
+        this.forSection = false;
+        this.made = acquisition;
+    }
+
+    /**
+     * @return the span of the guarded section this acquisition is for, once subscribed; {@link SectionSpan#NONE} if
+     *         it is for none or no spans are made
+     */
+    SectionSpan section() {
+        return section;
+    }
+
+    @Override
+    public <T, E extends Exception> T run(LockedSection<T, E> action) throws E {
+        return section.run(action);
+    }
+
+    @Override
+    public void ended(Throwable failure) {
+        section.ended(failure);
     }
 
     /**
@@ -64,7 +115,7 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
     void releaseQuietly(String reason) {
         Hold current = hold;
         if (current != null && released.compareAndSet(false, true)) {
-            HoldRelease.releaseQuietly(handle, current, handle.holdAtLeastMillis(), reason);
+            HoldRelease.releaseQuietly(handle, current, handle.holdAtLeastMillis(), reason, null);
         }
     }
 
@@ -76,14 +127,24 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
         }
     }
 
-    /** Stops the work started under the hold first, and keeps work not started yet from starting. */
+    /**
+     * Stops the work started under the hold first, and keeps work not started yet from starting; the section's span
+     * ends once the release is done.
+     */
     void releaseOnCancellation(String reason) {
         cancelled = true;
         Runnable stop = stopWork;
         if (stop != null) {
             stop.run();
         }
-        releaseQuietly(reason);
+        SectionSpan span = section;
+        Hold current = hold;
+        if (current != null && released.compareAndSet(false, true)) {
+            HoldRelease.releaseQuietly(handle, current, handle.holdAtLeastMillis(), reason,
+                    span == SectionSpan.NONE ? null : span::cancelled);
+        } else {
+            span.cancelled();
+        }
     }
 
     /** The action, started only if this acquisition was not cancelled, and cancelled when it is. */
@@ -119,7 +180,22 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
 
     @Override
     public void subscribe(UniSubscriber<? super Hold> downstream) {
-        acquisition.subscribe().withSubscriber(new Relay(downstream));
+        LockServices services = handle.services();
+        LockTracer tracer = services.tracer();
+        AcquireSpan span = AcquireSpan.NONE;
+        if (tracer != LockTracer.NONE) {
+            String store = services.boundedStore().name();
+            SectionSpan started = forSection
+                    ? tracer.startSection(handle.metricsName(), handle.getLockKey(), store, handle.type())
+                    : null;
+            if (started != null) {
+                section = started;
+            }
+            span = tracer.startAcquire(handle.metricsName(), handle.getLockKey(), store, handle.type(), waitNanos,
+                    started);
+        }
+        Uni<Hold> acquisition = made != null ? made : handle.acquisition(waitNanos, leaseMillis, span);
+        acquisition.subscribe().withSubscriber(new Relay(downstream, span));
     }
 
     private final class Relay implements UniSubscriber<Hold>, UniSubscription {
@@ -129,12 +205,14 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
         private static final int CANCELLED = 2;
 
         private final UniSubscriber<? super Hold> downstream;
+        private final AcquireSpan span;
         private final AtomicInteger state = new AtomicInteger(WAITING);
         private final long startNanos = System.nanoTime();
         private volatile UniSubscription upstream;
 
-        Relay(UniSubscriber<? super Hold> downstream) {
+        Relay(UniSubscriber<? super Hold> downstream, AcquireSpan span) {
             this.downstream = downstream;
+            this.span = span;
         }
 
         @Override
@@ -146,8 +224,15 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
         @Override
         public void onItem(Hold item) {
             hold = item;
-            observe(item, System.nanoTime() - startNanos);
+            long waitedNanos = System.nanoTime() - startNanos;
+            observe(item, waitedNanos);
             if (state.compareAndSet(WAITING, EMITTED)) {
+                if (item != null) {
+                    span.acquired(item.token(), waitedNanos);
+                } else {
+                    span.notAcquired(waitedNanos);
+                    section.notAcquired();
+                }
                 downstream.onItem(item);
             } else {
                 giveBackUnused("its operation was cancelled");
@@ -157,6 +242,8 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
         @Override
         public void onFailure(Throwable failure) {
             if (state.compareAndSet(WAITING, EMITTED)) {
+                span.failed(failure, System.nanoTime() - startNanos);
+                section.ended(failure);
                 downstream.onFailure(failure);
             }
         }
@@ -166,6 +253,8 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
             int previous = state.getAndSet(CANCELLED);
             if (previous == WAITING) {
                 upstream.cancel();
+                span.cancelled(System.nanoTime() - startNanos);
+                section.cancelled();
             } else if (previous == EMITTED) {
                 releaseOnCancellation("its operation was cancelled");
             }

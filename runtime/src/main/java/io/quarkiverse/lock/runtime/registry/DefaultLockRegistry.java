@@ -7,6 +7,7 @@ import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
+import io.quarkiverse.lock.runtime.observe.LockTracer;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.quarkiverse.lock.spi.LockStore;
@@ -53,11 +54,26 @@ public final class DefaultLockRegistry implements LockRegistry {
      */
     public DefaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
             LocalLockStates states, Vertx vertx, LockObserver observer) {
+        this(store, settings, waitStrategy, states, vertx, observer, LockTracer.NONE);
+    }
+
+    /**
+     * @param store where the locks live
+     * @param settings the default lease, wait and renewal
+     * @param waitStrategy how waiting acquisitions pause between attempts
+     * @param states the local per-key state shared with the idle evictor
+     * @param vertx the Vert.x instance whose timers renew leases
+     * @param observer told what the locks do (metrics, Dev UI)
+     * @param tracer makes the spans of acquisitions and guarded sections ({@link LockTracer#NONE} for none)
+     * @throws IllegalArgumentException if the settings hold an invalid default lease or wait
+     */
+    public DefaultLockRegistry(LockStore store, LockSettings settings, WaitStrategy waitStrategy,
+            LocalLockStates states, Vertx vertx, LockObserver observer, LockTracer tracer) {
         this.store = store;
         LockStore bounded = store.answersAtOnce() ? store
                 : new TimeBoundedLockStore(store, settings.operationTimeout(), vertx, this::takeBackLateAnswer,
                         new StoreOutage(store.name(), observer, System::nanoTime));
-        this.services = new LockServices(bounded, states, waitStrategy, vertx, observer, settings.defaultLease(),
+        this.services = new LockServices(bounded, states, waitStrategy, vertx, observer, tracer, settings.defaultLease(),
                 settings.defaultWait());
         this.defaultOptions = new HandleOptions[LockType.values().length];
         for (LockType type : LockType.values()) {

@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 
 import io.quarkiverse.lock.CannotAcquireLockException;
 import io.quarkiverse.lock.LockExpiredException;
+import io.quarkiverse.lock.runtime.observe.LockTracer;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
@@ -16,6 +17,11 @@ import io.smallrye.mutiny.subscription.Cancellable;
  * a {@code Uni}, a {@code Multi}, and the sections of the blocking view ({@link BlockingLockView}). A
  * cancelled execution releases only what it acquired itself: an entry of a reentrant hold it entered, never a hold
  * the handle had before.
+ * <p>
+ * Each execution has a span ({@link LockTracer#startSection}): the parent of its acquisition's span and current while
+ * the action and the release run ({@link LockTracer.SectionSpan#current}), which end it once the release is done; an
+ * acquisition that ends without the lock ends it ({@link ClaimedAcquisition}), and so does the release that a
+ * cancellation made.
  */
 final class GuardedExecution {
 
@@ -31,29 +37,30 @@ final class GuardedExecution {
      *         the handle's minimum hold
      */
     static <T> Uni<T> uni(LockHandle handle, Duration wait, Duration lease, Uni<T> action) {
-        Supplier<ClaimedAcquisition> claims = claims(handle, wait, lease);
+        Claims claims = claims(handle, wait, lease);
         LockArguments.requireAction(action);
         return Uni.createFrom().deferred(() -> {
             ClaimedAcquisition claim = claims.get();
-            return claim.flatMap(held -> held == null ? Uni.createFrom().<T> failure(notAcquired(handle, wait))
-                    : endWhenLost(held, claim.guard(action))
+            return claim.flatMap(held -> held == null
+                    ? Uni.createFrom().<T> failure(notAcquired(handle, wait))
+                    : claim.section().current(() -> endWhenLost(held, claim.guard(action))
                             .onFailure().call(failure -> releaseAfterFailure(claim, failure))
-                            .onItem().call(claim::release)
+                            .onItem().call(claim::release))
                             .onCancellation().invoke(() -> claim.releaseOnCancellation(CANCELLED)));
         });
     }
 
     /** As {@link #uni}, for the items of a {@code Multi}. */
     static <T> Multi<T> multi(LockHandle handle, Duration wait, Duration lease, Multi<T> action) {
-        Supplier<ClaimedAcquisition> claims = claims(handle, wait, lease);
+        Claims claims = claims(handle, wait, lease);
         LockArguments.requireAction(action);
         return Multi.createFrom().deferred(() -> {
             ClaimedAcquisition claim = claims.get();
             return claim.onItem().transformToMulti(held -> held == null
                     ? Multi.createFrom().<T> failure(notAcquired(handle, wait))
-                    : endWhenLost(held, claim.guard(action))
+                    : claim.section().currentMany(() -> endWhenLost(held, claim.guard(action))
                             .onFailure().call(failure -> releaseAfterFailure(claim, failure))
-                            .onCompletion().call(claim::release)
+                            .onCompletion().call(claim::release))
                             .onCancellation().invoke(() -> claim.releaseOnCancellation(CANCELLED)));
         });
     }
@@ -63,11 +70,20 @@ final class GuardedExecution {
      * @throws IllegalArgumentException if the wait or the lease is invalid, or the lease is shorter than the handle's
      *         minimum hold
      */
-    private static Supplier<ClaimedAcquisition> claims(LockHandle handle, Duration wait, Duration lease) {
+    private static Claims claims(LockHandle handle, Duration wait, Duration lease) {
         long waitNanos = LockArguments.requireWait(wait);
         long leaseMillis = LockArguments.requireLeaseCoversHold(LockArguments.requireLease(lease),
                 handle.holdAtLeastMillis());
-        return () -> new ClaimedAcquisition(handle, handle.acquisition(waitNanos, leaseMillis));
+        return new Claims(handle, waitNanos, leaseMillis);
+    }
+
+    /** Makes one claimed acquisition per call, each for a guarded section whose span it starts. */
+    private record Claims(LockHandle handle, long waitNanos, long leaseMillis) implements Supplier<ClaimedAcquisition> {
+
+        @Override
+        public ClaimedAcquisition get() {
+            return new ClaimedAcquisition(handle, waitNanos, leaseMillis, true);
+        }
     }
 
     private static CannotAcquireLockException notAcquired(LockHandle handle, Duration wait) {

@@ -88,9 +88,18 @@ final class HoldRelease {
                 .flatMap(released -> released ? TRUE : Uni.createFrom().failure(new LockExpiredException(key)));
     }
 
-    /** Releases as {@link #release} does when nobody is left to tell (a cancelled operation): logs the outcome. */
-    static void releaseQuietly(LockHandle handle, Hold held, long holdAtLeastMillis, String reason) {
-        release(handle, held, holdAtLeastMillis).subscribe().with(
+    /**
+     * Releases as {@link #release} does when nobody is left to tell (a cancelled operation): logs the outcome.
+     *
+     * @param whenDone run once the release ended, whatever its outcome; may be {@code null}
+     */
+    static void releaseQuietly(LockHandle handle, Hold held, long holdAtLeastMillis, String reason,
+            Runnable whenDone) {
+        Uni<Boolean> release = release(handle, held, holdAtLeastMillis);
+        if (whenDone != null) {
+            release = release.onTermination().invoke(whenDone);
+        }
+        release.subscribe().with(
                 released -> LOG.debugf("Released lock '%s' because %s", handle.getLockKey(), reason),
                 failure -> {
                     if (failure instanceof LockExpiredException) {
@@ -107,7 +116,7 @@ final class HoldRelease {
      * once, since no work ran under it, unless a re-entry used the hold meanwhile, whose work the minimum hold covers.
      */
     static void giveBackUnused(LockHandle handle, Hold held, String reason) {
-        releaseQuietly(handle, held, held.wasEnteredAgain() ? handle.holdAtLeastMillis() : 0, reason);
+        releaseQuietly(handle, held, held.wasEnteredAgain() ? handle.holdAtLeastMillis() : 0, reason, null);
     }
 
     /**

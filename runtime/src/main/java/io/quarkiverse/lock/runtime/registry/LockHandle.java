@@ -8,7 +8,9 @@ import java.util.OptionalLong;
 import io.quarkiverse.lock.DistributedLock;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.LockExpiredException;
+import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.runtime.observe.LockTracer.AcquireSpan;
 import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -63,6 +65,10 @@ final class LockHandle implements ReactiveDistributedLock {
         return options.metricsName();
     }
 
+    LockType type() {
+        return options.type();
+    }
+
     long holdAtLeastMillis() {
         return options.holdAtLeastMillis();
     }
@@ -99,13 +105,13 @@ final class LockHandle implements ReactiveDistributedLock {
 
     Uni<Boolean> acquired(long waitNanos, long leaseMillis) {
         LockArguments.requireLeaseCoversHold(leaseMillis, options.holdAtLeastMillis());
-        return Uni.createFrom().deferred(() -> new ClaimedAcquisition(this, acquisition(waitNanos, leaseMillis)))
+        return Uni.createFrom().deferred(() -> new ClaimedAcquisition(this, waitNanos, leaseMillis, false))
                 .map(held -> held != null);
     }
 
-    /** Emits the hold acquired or entered again, or {@code null} if not acquired. */
-    Uni<Hold> acquisition(long waitNanos, long leaseMillis) {
-        return options.strategy().acquisition(this, waitNanos, leaseMillis);
+    /** Emits the hold acquired or entered again, or {@code null} if not acquired; tells the span its place in line. */
+    Uni<Hold> acquisition(long waitNanos, long leaseMillis, AcquireSpan span) {
+        return options.strategy().acquisition(this, waitNanos, leaseMillis, span);
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.quarkiverse.lock.runtime.observe.LockObserver;
+import io.quarkiverse.lock.runtime.observe.LockTracer;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
 import io.quarkiverse.lock.runtime.waiting.WaitStrategy;
 import io.quarkiverse.lock.spi.LockStore;
@@ -21,6 +22,7 @@ final class LockServices {
     private final WaitStrategy waitStrategy;
     private final Vertx vertx;
     private final LockObserver observer;
+    private final LockTracer tracer;
     private final StoreFailures failures;
     private final Duration defaultLease;
     private final Duration defaultWait;
@@ -35,8 +37,9 @@ final class LockServices {
      * @throws IllegalArgumentException if a default is not a valid lease or wait
      */
     LockServices(LockStore boundedStore, LocalLockStates states, WaitStrategy waitStrategy, Vertx vertx,
-            LockObserver observer, Duration defaultLease, Duration defaultWait) {
+            LockObserver observer, LockTracer tracer, Duration defaultLease, Duration defaultWait) {
         this.boundedStore = boundedStore;
+        this.tracer = tracer;
         this.states = states;
         this.waitStrategy = waitStrategy;
         this.vertx = vertx;
@@ -68,6 +71,11 @@ final class LockServices {
     /** {@link LockObserver#NONE} when there are no observers. */
     LockObserver observer() {
         return observer;
+    }
+
+    /** {@link LockTracer#NONE} when spans are not made. */
+    LockTracer tracer() {
+        return tracer;
     }
 
     StoreFailures failures() {

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.runtime.registry;
 
 import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockType;
+import io.quarkiverse.lock.runtime.observe.LockTracer.AcquireSpan;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -22,11 +23,11 @@ enum LockTypeStrategy {
 
         /** Looks at the handle's hold when subscribed: an acquisition built earlier enters the hold of then. */
         @Override
-        Uni<Hold> acquisition(LockHandle handle, long waitNanos, long leaseMillis) {
+        Uni<Hold> acquisition(LockHandle handle, long waitNanos, long leaseMillis, AcquireSpan span) {
             return Uni.createFrom().deferred(() -> {
                 Hold current = handle.currentHold();
-                return current == null ? new AcquireOperation(handle, waitNanos, leaseMillis, false)
-                        : new ReentryOperation(handle, current, waitNanos, leaseMillis);
+                return current == null ? new AcquireOperation(handle, waitNanos, leaseMillis, false, span)
+                        : new ReentryOperation(handle, current, waitNanos, leaseMillis, span);
             });
         }
 
@@ -44,8 +45,8 @@ enum LockTypeStrategy {
     OVERRIDING(LockType.OVERRIDING) {
 
         @Override
-        Uni<Hold> acquisition(LockHandle handle, long waitNanos, long leaseMillis) {
-            return new AcquireOperation(handle, 0, leaseMillis, true);
+        Uni<Hold> acquisition(LockHandle handle, long waitNanos, long leaseMillis, AcquireSpan span) {
+            return new AcquireOperation(handle, 0, leaseMillis, true, span);
         }
 
         /**
@@ -92,11 +93,12 @@ enum LockTypeStrategy {
     /**
      * Acquires as the type says: by default, waits for the lock.
      *
+     * @param span the acquisition's span, told of its place in line
      * @return emits the hold acquired or entered again, or {@code null} if not acquired; fails with the store's
      *         failure mapped by {@link LockHandle#storeFailure}
      */
-    Uni<Hold> acquisition(LockHandle handle, long waitNanos, long leaseMillis) {
-        return new AcquireOperation(handle, waitNanos, leaseMillis, false);
+    Uni<Hold> acquisition(LockHandle handle, long waitNanos, long leaseMillis, AcquireSpan span) {
+        return new AcquireOperation(handle, waitNanos, leaseMillis, false, span);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.quarkiverse.lock.runtime.registry;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.quarkiverse.lock.runtime.observe.LockTracer.AcquireSpan;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractUni;
 import io.smallrye.mutiny.subscription.UniSubscriber;
@@ -32,6 +33,7 @@ final class ReentryOperation extends AbstractUni<Hold> {
     private final Hold current;
     private final long waitNanos;
     private final long leaseMillis;
+    private final AcquireSpan span;
 
     /**
      * @param handle the reentrant handle
@@ -39,9 +41,11 @@ final class ReentryOperation extends AbstractUni<Hold> {
      * @param waitNanos how long a fresh acquisition may wait if the hold is over
      * @param leaseMillis the lease this acquisition asks for, set again in the store if longer than the hold's, and
      *        the lease of a fresh acquisition
+     * @param span the acquisition's span, told of a fresh acquisition's place in line
      */
-    ReentryOperation(LockHandle handle, Hold current, long waitNanos, long leaseMillis) {
+    ReentryOperation(LockHandle handle, Hold current, long waitNanos, long leaseMillis, AcquireSpan span) {
         this.handle = handle;
+        this.span = span;
         this.current = current;
         this.waitNanos = waitNanos;
         this.leaseMillis = leaseMillis;
@@ -111,11 +115,11 @@ final class ReentryOperation extends AbstractUni<Hold> {
 
         /** Gives back the entry this re-entry took and does not emit; called once, after the renewal's answer. */
         private void giveBackEntry(String reason) {
-            HoldRelease.releaseQuietly(handle, current, handle.holdAtLeastMillis(), reason);
+            HoldRelease.releaseQuietly(handle, current, handle.holdAtLeastMillis(), reason, null);
         }
 
         private void acquireAfresh() {
-            AcquireOperation.afterHold(handle, current, waitNanos, leaseMillis).subscribe().withSubscriber(this);
+            AcquireOperation.afterHold(handle, current, waitNanos, leaseMillis, span).subscribe().withSubscriber(this);
         }
 
         @Override

@@ -32,7 +32,7 @@ public final class LocalLine {
         if (waiters == null) {
             waiters = new ArrayDeque<>(2);
         }
-        Waiter waiter = new Waiter(this, owner, onHandOver, states);
+        Waiter waiter = new Waiter(this, owner, onHandOver, states, waiters.size() + 1);
         waiters.addLast(waiter);
         return waiter;
     }

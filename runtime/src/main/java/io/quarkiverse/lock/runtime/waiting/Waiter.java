@@ -11,13 +11,15 @@ public final class Waiter {
     private final LocalLockStates states;
     private final String owner;
     private final LongConsumer onHandOver;
+    private final int placeAtJoin;
     /** The pause to end when woken; guarded by the line's monitor. */
     Wakeup parked;
     /** A wake-up that came while the waiter was not paused; guarded by the line's monitor. */
     boolean wakePending;
 
-    Waiter(LocalLine line, String owner, LongConsumer onHandOver, LocalLockStates states) {
+    Waiter(LocalLine line, String owner, LongConsumer onHandOver, LocalLockStates states, int placeAtJoin) {
         this.line = line;
+        this.placeAtJoin = placeAtJoin;
         this.states = states;
         this.owner = owner;
         this.onHandOver = onHandOver;
@@ -30,6 +32,13 @@ public final class Waiter {
     /** Tells the acquisition that a release handed it the lock, with this fencing token. */
     void handOver(long token) {
         onHandOver.accept(token);
+    }
+
+    /**
+     * @return this waiter's place in the line when it joined: 1 when it was first
+     */
+    public int placeAtJoin() {
+        return placeAtJoin;
     }
 
     /**
