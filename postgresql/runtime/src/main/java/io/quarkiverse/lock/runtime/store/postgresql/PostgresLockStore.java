@@ -77,7 +77,7 @@ public final class PostgresLockStore extends OneStepReleaseStore {
         this.pool = pool;
         this.settings = settings;
         this.statements = new PostgresStatements(settings.table());
-        this.bounded = new BoundedStatements(vertx, pool, settings.operationTimeout());
+        this.bounded = new BoundedStatements(vertx, pool, settings.operationTimeout(), settings.maxConnections());
         this.schema = new PostgresSchema(bounded, statements, settings.createSchema());
         this.channel = settings.releaseNotifications() ? settings.table().name() : null;
         this.sweepEveryMillis = Math.max(1_000, settings.freeRowRetention().toMillis() / 10);
