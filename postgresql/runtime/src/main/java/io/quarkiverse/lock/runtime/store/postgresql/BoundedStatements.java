@@ -33,8 +33,11 @@ import io.vertx.pgclient.PgException;
  * @param pool the pool the statements run on
  * @param timeout how long a statement may go without an answer ({@code quarkus.lock.operation-timeout})
  * @param termination ends the server processes of abandoned statements
+ * @param gate how many statements hold a connection at once ({@code quarkus.lock.postgresql.max-connections}): the
+ *        others wait there, unsent, for one to be answered
  */
-record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermination termination) {
+record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermination termination,
+        StatementGate gate) {
 
     /** The send-by time of a statement that may be sent whenever a connection is free. */
     private static final long NO_DEADLINE = Long.MIN_VALUE;
@@ -45,9 +48,10 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
      * @param vertx the Vert.x instance, for the statements' timers
      * @param pool the pool the statements run on
      * @param timeout how long a statement may go without an answer
+     * @param maxConnections how many statements may hold a connection at once
      */
-    BoundedStatements(Vertx vertx, Pool pool, Duration timeout) {
-        this(vertx, pool, timeout, new BackendTermination(vertx, pool, timeout));
+    BoundedStatements(Vertx vertx, Pool pool, Duration timeout, int maxConnections) {
+        this(vertx, pool, timeout, new BackendTermination(vertx, pool, timeout), new StatementGate(maxConnections));
     }
 
     /**
@@ -104,6 +108,8 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
         private boolean terminating;
         private boolean killed;
         private boolean ended;
+        /** Whether the statement gave up its place in the {@link StatementGate gate}. */
+        private boolean leftGate;
 
         Attempt(Function<SqlConnection, Uni<RowSet<Row>>> statement, UniEmitter<? super RowSet<Row>> emitter,
                 boolean waitForSettling, long sendByNanos) {
@@ -118,7 +124,31 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
                 emitter.fail(new NotSentException());
                 return;
             }
+            gate.enter(this::take);
+        }
+
+        /** Takes a connection once the statement has a place in the gate, on the thread that gave it one. */
+        private void take() {
+            if (tooLate()) {
+                leaveGate();
+                emitter.fail(new NotSentException());
+                return;
+            }
             pool.getConnection().subscribe().with(this::connected, this::notConnected);
+        }
+
+        /**
+         * Gives up the statement's place in the gate, once: its caller has the answer, or the timeout ran out (an
+         * abandoned statement does not hold back the next ones while its session is ended).
+         */
+        private void leaveGate() {
+            synchronized (this) {
+                if (leftGate) {
+                    return;
+                }
+                leftGate = true;
+            }
+            gate.leave();
         }
 
         /** Whether the statement's time to be sent has passed: waiting for a connection may take seconds. */
@@ -129,6 +159,7 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
         private void connected(SqlConnection taken) {
             if (tooLate()) {
                 taken.closeAndForget();
+                leaveGate();
                 emitter.fail(new NotSentException());
                 return;
             }
@@ -147,6 +178,7 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
         }
 
         private void notConnected(Throwable failure) {
+            leaveGate();
             if (answer()) {
                 emitter.fail(failure);
             }
@@ -174,6 +206,7 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
             if (release) {
                 connection.closeAndForget();
             }
+            leaveGate();
             if (terminate) {
                 terminate();
             }
@@ -202,6 +235,7 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
                 terminate = !terminating && !killed && connection.getDelegate() instanceof PgConnection;
                 terminating |= terminate;
             }
+            leaveGate();
             if (terminate) {
                 terminate();
             }

@@ -1,6 +1,7 @@
 package io.quarkiverse.lock.runtime.store.postgresql;
 
 import java.time.Duration;
+import java.util.OptionalInt;
 
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
@@ -48,4 +49,13 @@ public interface PostgresLockRuntimeConfig {
      */
     @WithDefault("1h")
     Duration freeRowRetention();
+
+    /**
+     * How many connections of the datasource's pool the store's lock statements hold at once (besides the one that
+     * listens for hand-overs); further statements wait in this instance, in order, for one to be answered. A lock
+     * statement costs PostgreSQL tens of microseconds, so a few busy connections carry more of them than many that
+     * each wait for a core of the server; the rest of the pool stays free for the application. Default: twice the
+     * processors the JVM may use, at least 4. Must be at least 1.
+     */
+    OptionalInt maxConnections();
 }

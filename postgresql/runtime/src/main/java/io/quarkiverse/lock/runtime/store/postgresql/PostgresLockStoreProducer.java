@@ -38,7 +38,8 @@ public class PostgresLockStoreProducer {
      * @param datasource the store's datasource configuration
      * @param vertx the application's Vert.x
      * @return the store
-     * @throws ConfigurationException if the table name or the retention is invalid, or the datasource has no pool
+     * @throws ConfigurationException if the table name, the retention or the number of connections is invalid, or the
+     *         datasource has no pool
      */
     @Produces
     @Singleton
@@ -63,7 +64,16 @@ public class PostgresLockStoreProducer {
         return new PostgresLockStore(vertx, pool.get(), new PostgresLockStoreSettings(table, settings.keyPrefix(),
                 config.createSchema(), config.releaseNotifications() && poolLeavesRoomToListen(datasource.datasource()),
                 LockSettings.positive("quarkus.lock.postgresql.free-row-retention", config.freeRowRetention()),
-                settings.operationTimeout()));
+                settings.operationTimeout(), maxConnections(config)));
+    }
+
+    private static int maxConnections(PostgresLockRuntimeConfig config) {
+        int connections = config.maxConnections().orElse(PostgresLockStoreSettings.defaultMaxConnections());
+        if (connections < 1) {
+            throw new ConfigurationException("quarkus.lock.postgresql.max-connections must be at least 1, not "
+                    + connections);
+        }
+        return connections;
     }
 
     /**

@@ -72,6 +72,8 @@ final class PostgresStatements {
     private final String createTable;
     private final String tryOnce;
     private final String tryWaiting;
+    private final String grantIfAlone;
+    private final String releaseIfAlone;
     private final String takeOver;
     private final String free;
     private final String renew;
@@ -86,6 +88,18 @@ final class PostgresStatements {
         this.createTable = createTable(t);
         this.tryOnce = compact(acquire(t, false));
         this.tryWaiting = compact(acquire(t, true));
+        this.grantIfAlone = compact((INSERT_HOLDER + """
+                  SELECT $2::text, greatest(l.token + 1, n.micros), %3$s, l.line, n.now
+                  FROM %2$s)
+                WHERE l.line = '[]'::jsonb AND (l.owner IS NULL OR l.held_until <= clock_timestamp())
+                RETURNING true, token, -1::bigint
+                """).formatted(t, NOW, LEASE_END));
+        this.releaseIfAlone = compact("""
+                UPDATE %s SET owner = NULL, held_until = NULL, changed_at = clock_timestamp()
+                WHERE lock_key = $1::bytea AND owner = $2::text AND held_until > clock_timestamp()
+                  AND line = '[]'::jsonb
+                RETURNING true
+                """.formatted(t));
         this.takeOver = compact((INSERT_HOLDER + """
                   SELECT $2::text, greatest(l.token + 1, n.micros), %3$s,
                          coalesce((SELECT jsonb_agg(e.w ORDER BY e.i)
@@ -203,6 +217,27 @@ final class PostgresStatements {
      */
     String acquire(boolean waiting) {
         return waiting ? tryWaiting : tryOnce;
+    }
+
+    /**
+     * The acquisition's fast path, which reads no waiting line: grants the lock when the key has no row, or its lock
+     * is free and nobody is in line (the line is empty, lapsed places included), and then answers as
+     * {@link #acquire(boolean)} does; otherwise it changes nothing and answers no row, and {@link #acquire(boolean)}
+     * decides. Where it grants, it does exactly what {@link #acquire(boolean)} would (an empty line has no head and
+     * stays empty). Parameters: key, owner, lease.
+     */
+    String grantIfAlone() {
+        return grantIfAlone;
+    }
+
+    /**
+     * The release's fast path, which reads no waiting line: a row of (released) when the owner holds the lock with a
+     * running lease and nobody is in line, which it then frees, as {@link #free()} would (nobody to hand it to, so
+     * nothing to announce); otherwise it changes nothing and answers no row, and {@link #free()} decides. Parameters:
+     * key, owner.
+     */
+    String releaseIfAlone() {
+        return releaseIfAlone;
     }
 
     /** A row with the new token; the lock is the owner's whoever held it. Parameters: key, owner, lease. */

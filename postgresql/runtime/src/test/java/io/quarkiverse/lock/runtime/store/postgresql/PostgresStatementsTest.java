@@ -21,6 +21,7 @@ class PostgresStatementsTest {
             PostgresStatements statements = new PostgresStatements(PostgresTable.parse(table));
             for (String sql : List.of(statements.acquire(false), statements.acquire(true), statements.free(),
                     statements.takeOver(), statements.renew(), statements.isHeld(), statements.listHeld(),
+                    statements.grantIfAlone(), statements.releaseIfAlone(),
                     statements.sweep())) {
                 assertThat(sql.length()).as("length of %s on table %s", sql, table)
                         .isLessThan(PostgresStatements.CACHED_SQL_LIMIT);

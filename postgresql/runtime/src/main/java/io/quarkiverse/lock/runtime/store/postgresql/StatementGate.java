@@ -1,0 +1,65 @@
+package io.quarkiverse.lock.runtime.store.postgresql;
+
+import java.util.ArrayDeque;
+
+/**
+ * Lets at most a given number of the store's statements hold a connection of the pool at once; the others wait here,
+ * in the order they came, for one of them to be answered. PostgreSQL serves a lock statement in tens of microseconds,
+ * so a few connections kept busy carry more statements than many that each wait their turn for a core: every
+ * connection in use is a server process to schedule, and a statement that waits for a connection of its own waits for
+ * the pool's queue anyway.
+ * <p>
+ * A statement leaves as soon as its caller has its answer, or the operation timeout ran out for it: one abandoned on
+ * a server that stopped answering does not keep the next ones from being sent once the server answers again (its
+ * connection stays out of the pool until its session is ended, as the pool's bound says). Waiting here, a statement
+ * has not been sent, and its caller's operation timeout runs as it would while it waits for the pool.
+ */
+final class StatementGate {
+
+    private final int limit;
+    private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
+    /** How many statements hold a place, guarded by this. */
+    private int running;
+
+    /** @param limit how many statements may hold a connection at once, at least 1 */
+    StatementGate(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("the gate must let at least one statement through: " + limit);
+        }
+        this.limit = limit;
+    }
+
+    /**
+     * Runs {@code start} now if a place is free, or once one is; whoever it runs must {@link #leave()} once.
+     *
+     * @param start takes a connection and sends the statement
+     */
+    void enter(Runnable start) {
+        synchronized (this) {
+            if (running >= limit) {
+                waiting.add(start);
+                return;
+            }
+            running++;
+        }
+        start.run();
+    }
+
+    /** Gives up a place: the statement that held it got its answer, or will not get one in time. */
+    void leave() {
+        Runnable next;
+        synchronized (this) {
+            next = waiting.poll();
+            if (next == null) {
+                running--;
+                return;
+            }
+        }
+        next.run();
+    }
+
+    /** How many statements wait for a place, for tests. */
+    synchronized int waiting() {
+        return waiting.size();
+    }
+}
