@@ -34,7 +34,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * every instance hears on one {@code LISTEN} connection ({@link PostgresReleaseWatch}). An acquisition and a release
  * first send a shorter statement that reads no line, which decides when nobody is in line (the common case: a plain
  * statement costs PostgreSQL a fraction of one that unpacks the line) and otherwise changes nothing, and only then the
- * full one. Releases keep the row, so its
+ * full one; on a key where this instance lately found a line ({@link KnownLines}), only the full one. Releases keep
+ * the row, so its
  * fencing counter keeps rising; a bounded sweep deletes rows that have been free and unasked for longer than the
  * configured retention.
  * <p>
@@ -61,6 +62,7 @@ public final class PostgresLockStore extends OneStepReleaseStore {
     private final BoundedStatements bounded;
     private final PostgresSchema schema;
     private final OrderedPerKey ordered = new OrderedPerKey();
+    private final KnownLines knownLines = new KnownLines(System::nanoTime);
     private final String channel;
     private final long sweepEveryMillis;
     private final AtomicBoolean sweeping = new AtomicBoolean();
@@ -103,18 +105,25 @@ public final class PostgresLockStore extends OneStepReleaseStore {
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
         Buffer id = id(key);
         long lease = lease(leaseMillis);
-        Tuple alone = Tuple.tuple().addBuffer(id).addString(owner).addLong(lease);
-        Tuple arguments = Tuple.tuple().addBuffer(id).addString(owner).addLong(lease);
-        if (waiting) {
-            arguments.addLong(LockStore.PLACE_MILLIS);
-        }
-        return onRow(key, statements.grantIfAlone(), alone, statements.acquire(waiting), arguments).map(rows -> {
+        Tuple holder = Tuple.tuple().addBuffer(id).addString(owner).addLong(lease);
+        Tuple arguments = waiting
+                ? Tuple.tuple().addBuffer(id).addString(owner).addLong(lease).addLong(LockStore.PLACE_MILLIS)
+                : holder;
+        String sql = statements.acquire(waiting);
+        Uni<RowSet<Row>> answered = knownLines.likely(key) ? onRow(key, sql, arguments)
+                : onRow(key, statements.grantIfAlone(), holder, sql, arguments);
+        return answered.map(rows -> {
             if (rows.size() == 0) {
                 return AcquireResult.heldByAnother(-1);
             }
             Row row = rows.iterator().next();
-            return row.getBoolean(0) ? AcquireResult.acquired(row.getLong(1))
-                    : AcquireResult.heldByAnother(row.getLong(2));
+            if (row.getBoolean(0)) {
+                return AcquireResult.acquired(row.getLong(1));
+            }
+            if (waiting) {
+                knownLines.seen(key);
+            }
+            return AcquireResult.heldByAnother(row.getLong(2));
         });
     }
 
@@ -132,16 +141,23 @@ public final class PostgresLockStore extends OneStepReleaseStore {
 
     /**
      * Frees the lock in one statement: the release, the take-back and the overriding release ({@code owner}
-     * {@code null}, sent as {@link #overriding} says). A release or take-back tries the fast path first: it frees a
-     * lock the owner holds when nobody is in line.
+     * {@code null}, sent as {@link #overriding} says). A release or take-back tries the fast path first, which frees a
+     * lock the owner holds when nobody is in line, unless this instance lately found a line on the key
+     * ({@link KnownLines}).
      */
     @Override
     protected Uni<Boolean> free(String key, String owner) {
         Buffer id = id(key);
         Tuple arguments = Tuple.tuple().addBuffer(id).addString(owner).addString(channel);
-        Uni<RowSet<Row>> freed = owner == null ? overriding(key, statements.free(), arguments)
-                : onRow(key, statements.releaseIfAlone(), Tuple.tuple().addBuffer(id).addString(owner),
-                        statements.free(), arguments);
+        Uni<RowSet<Row>> freed;
+        if (owner == null) {
+            freed = overriding(key, statements.free(), arguments);
+        } else if (knownLines.likely(key)) {
+            freed = onRow(key, statements.free(), arguments);
+        } else {
+            freed = onRow(key, statements.releaseIfAlone(), Tuple.tuple().addBuffer(id).addString(owner),
+                    statements.free(), arguments);
+        }
         return freed.map(rows -> rows.size() > 0 && rows.iterator().next().getBoolean(0));
     }
 
@@ -239,6 +255,7 @@ public final class PostgresLockStore extends OneStepReleaseStore {
      * work without the sweep, only the table grows.
      */
     void sweep() {
+        knownLines.forgetLapsed();
         if (!sweeping.compareAndSet(false, true)) {
             return;
         }
