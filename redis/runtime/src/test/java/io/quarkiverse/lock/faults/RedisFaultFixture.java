@@ -15,7 +15,7 @@ import io.quarkiverse.lock.tck.faults.SectionLog;
 import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkiverse.lock.testsupport.proxy.FaultMix;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
-import io.quarkiverse.lock.testsupport.proxy.RandomFaults;
+import io.quarkiverse.lock.testsupport.proxy.ProxiedFaults;
 import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.vertx.UniHelper;
@@ -33,7 +33,7 @@ import io.vertx.redis.client.Response;
  */
 final class RedisFaultFixture implements FaultFixture {
 
-    private final List<FaultProxy> proxies = new ArrayList<>();
+    private final ProxiedFaults faults = new ProxiedFaults(FaultMix.REDIS);
     private final List<Vertx> vertxes = new ArrayList<>();
     private final List<StandaloneLockRegistry> registries = new ArrayList<>();
     private String keyPrefix;
@@ -41,7 +41,6 @@ final class RedisFaultFixture implements FaultFixture {
     private Vertx logVertx;
     private Redis logClient;
     private RedisSectionLog log;
-    private RandomFaults faults;
 
     @Override
     public String name() {
@@ -58,7 +57,7 @@ final class RedisFaultFixture implements FaultFixture {
         log = new RedisSectionLog(logClient, keyPrefix);
         for (int i = 0; i < instances; i++) {
             FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port(), WireProtocol.REDIS);
-            proxies.add(proxy);
+            faults.add(proxy);
             Vertx vertx = Vertx.vertx();
             vertxes.add(vertx);
             Redis redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(proxy.redisUri()));
@@ -76,19 +75,17 @@ final class RedisFaultFixture implements FaultFixture {
 
     @Override
     public void startFaults(long seed, FaultTimeline timeline) {
-        faults = RandomFaults.start(proxies, FaultMix.REDIS, seed, timeline::add);
+        faults.start(seed, timeline::add);
     }
 
     @Override
     public void stopFaults() {
-        if (faults != null) {
-            faults.close();
-        }
+        faults.stop();
     }
 
     @Override
     public Map<String, Long> faultCounts() {
-        return faults == null ? Map.of() : faults.counts();
+        return faults.counts();
     }
 
     @Override
@@ -125,9 +122,7 @@ final class RedisFaultFixture implements FaultFixture {
             for (StandaloneLockRegistry registry : registries) {
                 registry.close();
             }
-            for (FaultProxy proxy : proxies) {
-                proxy.close();
-            }
+            faults.close();
             for (Vertx vertx : vertxes) {
                 vertx.close().toCompletionStage().toCompletableFuture().join();
             }

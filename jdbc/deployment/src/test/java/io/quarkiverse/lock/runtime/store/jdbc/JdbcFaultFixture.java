@@ -23,7 +23,7 @@ import io.quarkiverse.lock.tck.faults.SectionLog;
 import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkiverse.lock.testsupport.proxy.FaultMix;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
-import io.quarkiverse.lock.testsupport.proxy.RandomFaults;
+import io.quarkiverse.lock.testsupport.proxy.ProxiedFaults;
 import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -51,7 +51,7 @@ final class JdbcFaultFixture implements FaultFixture {
     private static final String LEFT = "SELECT convert_from(lock_key, 'UTF8'), owner, token, held_until FROM "
             + TABLE.sql() + " WHERE " + HELD;
 
-    private final List<FaultProxy> proxies = new ArrayList<>();
+    private final ProxiedFaults faults = new ProxiedFaults(MIX);
     private final List<Vertx> vertxes = new ArrayList<>();
     private final List<AgroalDataSource> pools = new ArrayList<>();
     private final List<StandaloneLockRegistry> registries = new ArrayList<>();
@@ -61,7 +61,6 @@ final class JdbcFaultFixture implements FaultFixture {
     private String keyPrefix;
     private AgroalDataSource direct;
     private ClockSectionLog log;
-    private RandomFaults faults;
 
     @Override
     public String name() {
@@ -77,7 +76,7 @@ final class JdbcFaultFixture implements FaultFixture {
                 () -> count(HOLDS, JdbcKey.of(keyPrefix + key).id(), token) > 0));
         for (int i = 0; i < instances; i++) {
             FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port(), WireProtocol.POSTGRESQL);
-            proxies.add(proxy);
+            faults.add(proxy);
             Vertx vertx = Vertx.vertx();
             vertxes.add(vertx);
             // the first instance creates the tables, before the others start
@@ -136,19 +135,17 @@ final class JdbcFaultFixture implements FaultFixture {
 
     @Override
     public void startFaults(long seed, FaultTimeline timeline) {
-        faults = RandomFaults.start(proxies, MIX, seed, timeline::add);
+        faults.start(seed, timeline::add);
     }
 
     @Override
     public void stopFaults() {
-        if (faults != null) {
-            faults.close();
-        }
+        faults.stop();
     }
 
     @Override
     public Map<String, Long> faultCounts() {
-        return faults == null ? Map.of() : faults.counts();
+        return faults.counts();
     }
 
     /**
@@ -157,14 +154,7 @@ final class JdbcFaultFixture implements FaultFixture {
      */
     @Override
     public boolean awaitQuiet(Duration atMost) throws InterruptedException {
-        long deadline = System.nanoTime() + atMost.toNanos();
-        while (stores.stream().anyMatch(store -> store.busyKeys() > 0)) {
-            if (System.nanoTime() - deadline >= 0) {
-                return false;
-            }
-            Thread.sleep(50);
-        }
-        return true;
+        return ProxiedFaults.awaitQuiet(atMost, () -> stores.stream().anyMatch(store -> store.busyKeys() > 0));
     }
 
     /**
@@ -196,9 +186,7 @@ final class JdbcFaultFixture implements FaultFixture {
             for (AgroalDataSource pool : pools) {
                 pool.close();
             }
-            for (FaultProxy proxy : proxies) {
-                proxy.close();
-            }
+            faults.close();
             for (Vertx vertx : vertxes) {
                 vertx.close().toCompletionStage().toCompletableFuture().join();
             }

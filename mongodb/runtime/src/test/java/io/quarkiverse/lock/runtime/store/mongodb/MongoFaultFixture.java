@@ -25,7 +25,7 @@ import io.quarkiverse.lock.testsupport.MongoTestServer;
 import io.quarkiverse.lock.testsupport.proxy.Exchange;
 import io.quarkiverse.lock.testsupport.proxy.FaultMix;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
-import io.quarkiverse.lock.testsupport.proxy.RandomFaults;
+import io.quarkiverse.lock.testsupport.proxy.ProxiedFaults;
 import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
 import io.quarkus.mongodb.impl.ReactiveMongoClientImpl;
 import io.quarkus.mongodb.reactive.ReactiveMongoCollection;
@@ -50,14 +50,13 @@ final class MongoFaultFixture implements FaultFixture {
      */
     private static final FaultMix MIX = new FaultMix(FaultMix.Drops.REPLY, MongoFaultFixture::droppable, false);
 
-    private final List<FaultProxy> proxies = new ArrayList<>();
+    private final ProxiedFaults faults = new ProxiedFaults(MIX);
     private final List<Vertx> vertxes = new ArrayList<>();
     private final List<MongoClient> clients = new ArrayList<>();
     private final List<StandaloneLockRegistry> registries = new ArrayList<>();
     private String keyPrefix;
     private ReactiveMongoCollection<Document> locks;
     private ClockSectionLog log;
-    private RandomFaults faults;
 
     @Override
     public String name() {
@@ -75,7 +74,7 @@ final class MongoFaultFixture implements FaultFixture {
                 this::holds);
         for (int i = 0; i < instances; i++) {
             FaultProxy proxy = FaultProxy.start("127.0.0.1", port, WireProtocol.MONGODB);
-            proxies.add(proxy);
+            faults.add(proxy);
             Vertx vertx = Vertx.vertx();
             vertxes.add(vertx);
             MongoLockStore store = new MongoLockStore(vertx,
@@ -117,19 +116,17 @@ final class MongoFaultFixture implements FaultFixture {
 
     @Override
     public void startFaults(long seed, FaultTimeline timeline) {
-        faults = RandomFaults.start(proxies, MIX, seed, timeline::add);
+        faults.start(seed, timeline::add);
     }
 
     @Override
     public void stopFaults() {
-        if (faults != null) {
-            faults.close();
-        }
+        faults.stop();
     }
 
     @Override
     public Map<String, Long> faultCounts() {
-        return faults == null ? Map.of() : faults.counts();
+        return faults.counts();
     }
 
     /**
@@ -158,9 +155,7 @@ final class MongoFaultFixture implements FaultFixture {
             for (MongoClient client : clients) {
                 client.close();
             }
-            for (FaultProxy proxy : proxies) {
-                proxy.close();
-            }
+            faults.close();
             for (Vertx vertx : vertxes) {
                 vertx.close().toCompletionStage().toCompletableFuture().join();
             }

@@ -21,7 +21,7 @@ import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkiverse.lock.testsupport.proxy.Exchange;
 import io.quarkiverse.lock.testsupport.proxy.FaultMix;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
-import io.quarkiverse.lock.testsupport.proxy.RandomFaults;
+import io.quarkiverse.lock.testsupport.proxy.ProxiedFaults;
 import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -88,7 +88,7 @@ final class PostgresFaultFixture implements FaultFixture {
     private static final String LEFT = "SELECT convert_from(lock_key, 'UTF8') AS id, owner, token, held_until::text "
             + "AS held_until FROM " + TABLE + " WHERE " + HELD;
 
-    private final List<FaultProxy> proxies = new ArrayList<>();
+    private final ProxiedFaults faults = new ProxiedFaults(MIX);
     private final List<Vertx> vertxes = new ArrayList<>();
     private final List<Pool> pools = new ArrayList<>();
     private final List<StandaloneLockRegistry> registries = new ArrayList<>();
@@ -97,7 +97,6 @@ final class PostgresFaultFixture implements FaultFixture {
     private String keyPrefix;
     private Pool direct;
     private ClockSectionLog log;
-    private RandomFaults faults;
 
     @Override
     public String name() {
@@ -115,7 +114,7 @@ final class PostgresFaultFixture implements FaultFixture {
                 this::holds);
         for (int i = 0; i < instances; i++) {
             FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port(), WireProtocol.POSTGRESQL);
-            proxies.add(proxy);
+            faults.add(proxy);
             Vertx vertx = Vertx.vertx();
             vertxes.add(vertx);
             // the first instance creates the table, before the others start
@@ -222,19 +221,17 @@ final class PostgresFaultFixture implements FaultFixture {
 
     @Override
     public void startFaults(long seed, FaultTimeline timeline) {
-        faults = RandomFaults.start(proxies, MIX, seed, timeline::add);
+        faults.start(seed, timeline::add);
     }
 
     @Override
     public void stopFaults() {
-        if (faults != null) {
-            faults.close();
-        }
+        faults.stop();
     }
 
     @Override
     public Map<String, Long> faultCounts() {
-        return faults == null ? Map.of() : faults.counts();
+        return faults.counts();
     }
 
     /**
@@ -243,14 +240,7 @@ final class PostgresFaultFixture implements FaultFixture {
      */
     @Override
     public boolean awaitQuiet(Duration atMost) throws InterruptedException {
-        long deadline = System.nanoTime() + atMost.toNanos();
-        while (stores.stream().anyMatch(store -> store.busyKeys() > 0)) {
-            if (System.nanoTime() - deadline >= 0) {
-                return false;
-            }
-            Thread.sleep(50);
-        }
-        return true;
+        return ProxiedFaults.awaitQuiet(atMost, () -> stores.stream().anyMatch(store -> store.busyKeys() > 0));
     }
 
     /**
@@ -281,9 +271,7 @@ final class PostgresFaultFixture implements FaultFixture {
             for (Pool pool : pools) {
                 pool.close().await().atMost(TIMEOUT);
             }
-            for (FaultProxy proxy : proxies) {
-                proxy.close();
-            }
+            faults.close();
             for (Vertx vertx : vertxes) {
                 vertx.close().toCompletionStage().toCompletableFuture().join();
             }
