@@ -4,6 +4,8 @@ import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import jakarta.inject.Inject;
@@ -269,6 +271,34 @@ public class OpenTelemetryLockTracer implements LockTracer {
         }
     }
 
+    /**
+     * Makes the work with the section's span current and subscribes it through {@code subscribeEnding}, which closes
+     * the scope when the work ends: on a duplicated context the scope stays open until then, elsewhere it closes once
+     * the work is subscribed, on the thread that opened it.
+     *
+     * @param failed the work that fails with what making it threw
+     */
+    private static <W> void subscribeInSection(Section section, Supplier<W> work, Function<RuntimeException, W> failed,
+            BiConsumer<W, OnceScope> subscribeEnding) {
+        boolean untilEnd = onDuplicatedContext();
+        Scope current = section.context.makeCurrent();
+        OnceScope scope = new OnceScope(untilEnd ? current : Scope.noop());
+        W made;
+        try {
+            made = work.get();
+        } catch (RuntimeException failure) {
+            scope.close();
+            made = failed.apply(failure);
+        }
+        try {
+            subscribeEnding.accept(made, scope);
+        } finally {
+            if (!untilEnd) {
+                current.close();
+            }
+        }
+    }
+
     private static final class CurrentUni<T> extends AbstractUni<T> {
 
         private final Supplier<Uni<T>> work;
@@ -281,23 +311,8 @@ public class OpenTelemetryLockTracer implements LockTracer {
 
         @Override
         public void subscribe(UniSubscriber<? super T> downstream) {
-            boolean untilEnd = onDuplicatedContext();
-            Scope current = section.context.makeCurrent();
-            OnceScope scope = new OnceScope(untilEnd ? current : Scope.noop());
-            Uni<T> made;
-            try {
-                made = work.get();
-            } catch (RuntimeException failure) {
-                scope.close();
-                made = Uni.createFrom().failure(failure);
-            }
-            try {
-                subscribeEnding(made, downstream, scope);
-            } finally {
-                if (!untilEnd) {
-                    current.close();
-                }
-            }
+            subscribeInSection(section, work, failure -> Uni.createFrom().failure(failure),
+                    (made, scope) -> subscribeEnding(made, downstream, scope));
         }
 
         private void subscribeEnding(Uni<T> made, UniSubscriber<? super T> downstream, OnceScope scope) {
@@ -339,23 +354,8 @@ public class OpenTelemetryLockTracer implements LockTracer {
 
         @Override
         public void subscribe(MultiSubscriber<? super T> downstream) {
-            boolean untilEnd = onDuplicatedContext();
-            Scope current = section.context.makeCurrent();
-            OnceScope scope = new OnceScope(untilEnd ? current : Scope.noop());
-            Multi<T> made;
-            try {
-                made = work.get();
-            } catch (RuntimeException failure) {
-                scope.close();
-                made = Multi.createFrom().failure(failure);
-            }
-            try {
-                subscribeEnding(made, downstream, scope);
-            } finally {
-                if (!untilEnd) {
-                    current.close();
-                }
-            }
+            subscribeInSection(section, work, failure -> Multi.createFrom().failure(failure),
+                    (made, scope) -> subscribeEnding(made, downstream, scope));
         }
 
         private void subscribeEnding(Multi<T> made, MultiSubscriber<? super T> downstream, OnceScope scope) {
