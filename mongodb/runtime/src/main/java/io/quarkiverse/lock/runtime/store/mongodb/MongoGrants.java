@@ -89,13 +89,19 @@ final class MongoGrants {
      * @param id the lock document's id
      * @param owner the new holder, whoever holds the lock now
      * @param leaseMillis the lease
-     * @return acquired with the next token; fails with a duplicate key only for an owner taken back (a take-over
-     *         that arrives after its take-back)
+     * @param sendBy the {@link System#nanoTime()} after which no command of the take-over may be sent: its caller is
+     *        told by then that it failed, and a take-over sent later would take a lock granted since from a holder
+     *        that keeps working as if it held it
+     * @return acquired with the next token; fails with a duplicate key for an owner taken back (a take-over that
+     *         arrives after its take-back), or when a concurrent creation made the first command fail after
+     *         {@code sendBy}, so that the second is not sent
      */
-    Uni<AcquireResult> takeOver(String id, String owner, long leaseMillis) {
+    Uni<AcquireResult> takeOver(String id, String owner, long leaseMillis, long sendBy) {
         // The filter is not an equality on _id alone, so the server does not retry the insert of a concurrent creation.
-        return onceMoreIfDuplicateKey(() -> grant(MongoLockDocuments.notTakenBack(id, owner), true, id, owner,
-                leaseMillis));
+        Supplier<Uni<AcquireResult>> command = () -> grant(MongoLockDocuments.notTakenBack(id, owner), true, id, owner,
+                leaseMillis);
+        return command.get().onFailure(MongoGrants::isDuplicateKey).recoverWithUni(
+                failure -> System.nanoTime() - sendBy < 0 ? command.get() : Uni.createFrom().failure(failure));
     }
 
     private Uni<AcquireResult> grant(Document filter, boolean upsert, String id, String owner, long leaseMillis) {

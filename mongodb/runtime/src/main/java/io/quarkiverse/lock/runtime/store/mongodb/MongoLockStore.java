@@ -107,13 +107,17 @@ public final class MongoLockStore implements LockStore {
     /**
      * Takes the lock whoever holds it. A take-over whose caller gave up, or whose operation timeout ran out, while it
      * waited behind the lock's earlier commands is never sent: sent later, it would take a lock granted since from a
-     * holder that keeps working as if it held it.
+     * holder that keeps working as if it held it. For the same reason its second command, after a duplicate key, is
+     * not sent once the operation timeout ran out.
      */
     @Override
     public Uni<AcquireResult> takeOver(String key, String owner, long leaseMillis) {
         String id = id(key);
-        return ordered.runUnlessGivenUp(id, settings.operationTimeout(),
-                () -> unlessRefused(() -> grants.takeOver(id, owner, leaseMillis)));
+        return Uni.createFrom().deferred(() -> {
+            long sendBy = System.nanoTime() + settings.operationTimeout().toNanos();
+            return ordered.runUnlessGivenUp(id, settings.operationTimeout(),
+                    () -> unlessRefused(() -> grants.takeOver(id, owner, leaseMillis, sendBy)));
+        });
     }
 
     /**
