@@ -32,6 +32,9 @@ final class JdbcStatements {
     final JdbcDialect dialect;
     final List<String> createTables;
     final String now;
+    final String begin;
+    final String commit;
+    final String rollback;
     final String lockRow;
     final String insertRow;
     final String updateRow;
@@ -63,7 +66,10 @@ final class JdbcStatements {
         this.dialect = dialect;
         this.createTables = dialect.createTables(table);
         this.now = "SELECT " + now;
-        this.lockRow = "SELECT owner, token, held_until FROM " + t + " WHERE lock_id = ? FOR UPDATE";
+        this.begin = "START TRANSACTION";
+        this.commit = "COMMIT";
+        this.rollback = "ROLLBACK";
+        this.lockRow = "SELECT owner, token, held_until, " + now + " FROM " + t + " WHERE lock_id = ? FOR UPDATE";
         this.insertRow = "INSERT INTO " + t
                 + " (lock_id, lock_key, owner, token, held_until, handed_at, changed_at) VALUES (?, ?, NULL, 0, NULL, NULL, ?)";
         this.updateRow = "UPDATE " + t + " SET owner = ?, token = ?, held_until = ?, changed_at = ? WHERE lock_id = ?";
