@@ -88,6 +88,20 @@ final class JdbcLockOperations {
     }
 
     /**
+     * Releases the lock that {@code owner} holds when nobody is in line for it, in one statement outside a transaction:
+     * the release of an uncontended lock. The statement changes only the key's row, which it locks, and only when
+     * {@code owner} holds it and its lease runs; so a release that finds anyone in line, or is no release of a live
+     * hold, changes nothing and is left to {@link #free}. A place that another transaction adds while this one waits
+     * for the row may be missed: that waiter is then not handed the lock, and takes it when it next asks, being first
+     * in line.
+     *
+     * @return {@code true} if it released the lock, {@code false} if it changed nothing
+     */
+    boolean releaseAlone(JdbcTransaction tx, JdbcKey key, String owner) throws SQLException {
+        return tx.update(sql.releaseAlone, key.id(), owner, key.id()) == 1;
+    }
+
+    /**
      * Takes {@code owner} out of the line and, if it holds the lock (anyone, for {@code null}), releases it, handing
      * it to the first waiter whose place is live.
      */

@@ -39,6 +39,7 @@ final class JdbcStatements {
     final String insertRow;
     final String updateRow;
     final String freeRow;
+    final String releaseAlone;
     final String handOver;
     final String line;
     final String insertPlace;
@@ -74,6 +75,9 @@ final class JdbcStatements {
                 + " (lock_id, lock_key, owner, token, held_until, handed_at, changed_at) VALUES (?, ?, NULL, 0, NULL, NULL, ?)";
         this.updateRow = "UPDATE " + t + " SET owner = ?, token = ?, held_until = ?, changed_at = ? WHERE lock_id = ?";
         this.freeRow = "UPDATE " + t + " SET owner = NULL, held_until = NULL, changed_at = ? WHERE lock_id = ?";
+        this.releaseAlone = "UPDATE " + t + " SET owner = NULL, held_until = NULL, changed_at = " + now
+                + " WHERE lock_id = ? AND owner = ? AND held_until > " + now + " AND NOT EXISTS (SELECT 1 FROM " + l
+                + " WHERE lock_id = ?)";
         this.handOver = "UPDATE " + t
                 + " SET owner = ?, token = ?, held_until = ?, changed_at = ?, handed_at = ? WHERE lock_id = ?";
         this.line = "SELECT owner, place, place_until, lease_millis FROM " + l + " WHERE lock_id = ? ORDER BY place"

@@ -55,9 +55,34 @@ final class JdbcTransactions {
      * @throws SQLException the last failure, once trying again is pointless or the time ran out
      */
     <T> T run(long deadlineNanos, Work<T> work) throws SQLException {
+        return retried(deadlineNanos, () -> once(deadlineNanos, work));
+    }
+
+    /**
+     * Runs work of one statement in auto-commit, as the pool hands out connections, without a transaction of its own:
+     * one round trip, where {@link #run} takes at least two. On a connection that the pool hands out with auto-commit
+     * off, it commits as {@link #run} does.
+     *
+     * @param deadlineNanos when the operation's time runs out ({@link System#nanoTime()})
+     * @param work one statement
+     * @return what the work returned, once committed
+     * @throws SQLException the last failure, once trying again is pointless or the time ran out
+     */
+    <T> T runAlone(long deadlineNanos, Work<T> work) throws SQLException {
+        return retried(deadlineNanos, () -> alone(deadlineNanos, work));
+    }
+
+    /** One try of a unit of work. */
+    @FunctionalInterface
+    private interface Attempt<T> {
+
+        T run() throws SQLException;
+    }
+
+    private <T> T retried(long deadlineNanos, Attempt<T> attempt) throws SQLException {
         while (true) {
             try {
-                return once(deadlineNanos, work);
+                return attempt.run();
             } catch (SQLException e) {
                 if (!statements.dialect.isConflict(e)) {
                     throw e;
@@ -96,6 +121,33 @@ final class JdbcTransactions {
                 throw e;
             } finally {
                 restore(connection, networkTimeout, explicit);
+            }
+        }
+    }
+
+    private <T> T alone(long deadlineNanos, Work<T> work) throws SQLException {
+        JdbcTransaction.remainingSeconds(deadlineNanos);
+        try (Connection connection = dataSource.getConnection()) {
+            int networkTimeout = connection.getNetworkTimeout();
+            JdbcTransaction transaction = new JdbcTransaction(connection, statements, deadlineNanos);
+            boolean autoCommit = connection.getAutoCommit();
+            try {
+                T outcome = work.run(transaction);
+                if (!autoCommit) {
+                    transaction.commit();
+                }
+                return outcome;
+            } catch (SQLException | RuntimeException e) {
+                if (!autoCommit) {
+                    try {
+                        transaction.rollback();
+                    } catch (SQLException rollback) {
+                        e.addSuppressed(rollback);
+                    }
+                }
+                throw e;
+            } finally {
+                restoreNetworkTimeout(connection, networkTimeout);
             }
         }
     }
