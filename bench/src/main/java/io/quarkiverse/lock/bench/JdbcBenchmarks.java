@@ -33,6 +33,8 @@ record JdbcBenchmarks(Vertx vertx, LockSettings settings, BenchSettings bench) {
     private static final int STORE_THREADS = 8;
     /** The default of {@code quarkus.lock.jdbc.hand-over-poll-interval}. */
     private static final Duration HAND_OVER_POLL = Duration.ofMillis(200);
+    /** The hand-over poll of the second handoff row of ours: as often as the polling peers ask. */
+    private static final Duration FAST_HAND_OVER_POLL = Duration.ofMillis(ShedLockLibrary.POLL_MILLIS);
     /** The connections of each contender, and the threads of each contender's store. */
     private static final int INSTANCE_POOL = 4;
     /** The highest concurrency, as in the PostgreSQL part: the pools stay within each server's 300 connections. */
@@ -63,8 +65,13 @@ record JdbcBenchmarks(Vertx vertx, LockSettings settings, BenchSettings bench) {
             Supplier<DataSource> peerInstances = PostgresConnections.reused(instances,
                     () -> connections.hikari(INSTANCE_POOL, 1));
             try (LockLibrary ours = OurLibrary.standalone("Quarkus Lock JDBC",
-                    store(connections.agroal(threads, threads), STORE_THREADS), vertx, settings,
-                    () -> store(ourInstances.get(), INSTANCE_POOL));
+                    store(connections.agroal(threads, threads), STORE_THREADS, HAND_OVER_POLL), vertx, settings,
+                    () -> store(ourInstances.get(), INSTANCE_POOL, HAND_OVER_POLL));
+                    LockLibrary oursPolling = OurLibrary.standalone("Quarkus Lock JDBC, hand-over-poll-interval "
+                            + FAST_HAND_OVER_POLL.toMillis() + " ms",
+                            store(connections.agroal(1, 1), 1,
+                                    FAST_HAND_OVER_POLL),
+                            vertx, settings, () -> store(ourInstances.get(), INSTANCE_POOL, FAST_HAND_OVER_POLL));
                     LockLibrary spring = new SpringJdbcLibrary(connections.hikari(threads, threads), peerInstances,
                             null, threads);
                     LockLibrary springPolling = new SpringJdbcLibrary(connections.hikari(1, 1), peerInstances,
@@ -84,19 +91,20 @@ record JdbcBenchmarks(Vertx vertx, LockSettings settings, BenchSettings bench) {
                                 + " connections of its own (and Quarkus Lock's store as many threads). Quarkus Lock's "
                                 + "release hands the lock to the first waiter in line, whose instance finds it by a "
                                 + "poll every " + HAND_OVER_POLL.toMillis() + " ms (quarkus.lock.jdbc.hand-over-poll-"
-                                + "interval's default) or by asking again itself; Spring's JdbcLockRegistry retries "
+                                + "interval's default; the second row of ours sets " + FAST_HAND_OVER_POLL.toMillis()
+                                + " ms, as often as the polling peers ask) or by asking again itself; Spring's JdbcLockRegistry retries "
                                 + "every idleBetweenTries (100 ms unless set; the second Spring row sets "
                                 + ShedLockLibrary.POLL_MILLIS + " ms); ShedLock only takes a lock or skips, so its "
                                 + "contender retries every " + ShedLockLibrary.POLL_MILLIS + " ms, as a user's retry "
                                 + "loop would.",
-                        new int[] { instances }, List.of(ours, spring, springPolling, shedLock), null);
+                        new int[] { instances }, List.of(ours, oursPolling, spring, springPolling, shedLock), null);
             }
         }
     }
 
-    private LockStore store(DataSource dataSource, int threads) {
+    private LockStore store(DataSource dataSource, int threads, Duration handOverPoll) {
         JdbcLockStore store = new JdbcLockStore(vertx, dataSource, new JdbcLockStoreSettings(TABLE,
-                settings.keyPrefix(), true, threads, HAND_OVER_POLL, Duration.ofHours(1), settings.operationTimeout()));
+                settings.keyPrefix(), true, threads, handOverPoll, Duration.ofHours(1), settings.operationTimeout()));
         store.detect();
         return store;
     }
