@@ -23,8 +23,10 @@ import io.vertx.redis.client.Redis;
  * one local redis-server that the benchmark starts itself: uncontended throughput and handoff latency as curves,
  * many waiters on one key, memory against locks held, and the {@code @Locked} overhead. The PostgreSQL part
  * ({@link PostgresBenchmarks}), on one PostgreSQL server it starts
- * itself: uncontended throughput and handoff. Runs both parts, or the ones named ({@code --redis},
- * {@code --postgresql}); the tracing part ({@link TracingOverhead}, {@code --tracing}) only when named, in a build with
+ * itself: uncontended throughput and handoff. The JDBC part ({@link JdbcBenchmarks}), the same on a PostgreSQL and
+ * a MariaDB server it starts itself. Runs these three parts, or the ones named ({@code --redis},
+ * {@code --postgresql}, {@code --jdbc}); the tracing part ({@link TracingOverhead}, {@code --tracing}) only when named, in a
+ * build with
  * {@code -Ptracing -Dquarkus.profile=tracing}; prints the tables and writes them to
  * {@code docs/modules/ROOT/pages/benchmarks.adoc} (or the
  * path given as an argument) with their charts (in the {@code images} folder beside the page's), keeping there the parts
@@ -56,7 +58,8 @@ public class LockBenchmarks implements QuarkusApplication {
     /**
      * Starts a redis-server, points the application at it, and runs the benchmarks.
      *
-     * @param args optionally the parts to run ({@code --redis}, {@code --postgresql}; both if none is named) and
+     * @param args optionally the parts to run ({@code --redis}, {@code --postgresql}, {@code --jdbc}; all three if
+     *        none is named) and
      *        where to write the report
      */
     public static void main(String... args) {
@@ -90,6 +93,10 @@ public class LockBenchmarks implements QuarkusApplication {
         }
         if (parts.isEmpty() || parts.contains("postgresql")) {
             timed("PostgreSQL part", () -> new PostgresBenchmarks(vertx, settings, bench).run(report));
+            write(report, file);
+        }
+        if (parts.isEmpty() || parts.contains("jdbc")) {
+            timed("JDBC part", () -> new JdbcBenchmarks(vertx, settings, bench).run(report));
             write(report, file);
         }
         if (parts.contains("tracing")) {

@@ -37,7 +37,7 @@ record PostgresBenchmarks(Vertx vertx, LockSettings settings, BenchSettings benc
         try (PostgresServer server = PostgresServer.start();
                 PostgresConnections connections = new PostgresConnections(server, vertx)) {
             server.sql(PostgresLockStore.createTableStatement(TABLE));
-            server.sql(SpringJdbcLibrary.createTableStatement());
+            server.sql(SpringJdbcLibrary.createTableStatement(SpringJdbcLibrary.POSTGRESQL_SCHEMA));
             server.sql(ShedLockLibrary.CREATE_TABLE);
             report.part("postgresql");
             String version = server.sql("SHOW server_version");

@@ -16,7 +16,7 @@ import java.util.Map;
 final class Report {
 
     /** The parts of the page, in their order. */
-    static final List<String> PARTS = List.of("redis", "postgresql", "tracing");
+    static final List<String> PARTS = List.of("redis", "postgresql", "jdbc", "tracing");
 
     private static final String HEADER = "= Benchmarks\n// GitHub shows the page from its folder; Antora finds the images itself.\n"
             + "ifdef::env-github[:imagesdir: ../images]\n\n"

@@ -28,7 +28,10 @@ import io.smallrye.mutiny.Uni;
  */
 final class SpringJdbcLibrary implements LockLibrary {
 
-    private static final String SCHEMA = "org/springframework/integration/jdbc/schema-postgresql.sql";
+    /** The schema script Spring Integration ships for PostgreSQL. */
+    static final String POSTGRESQL_SCHEMA = "org/springframework/integration/jdbc/schema-postgresql.sql";
+    /** The schema script Spring Integration ships for MySQL, which MariaDB runs too. */
+    static final String MYSQL_SCHEMA = "org/springframework/integration/jdbc/schema-mysql.sql";
 
     private final Duration idleBetweenTries;
     private final Supplier<DataSource> instanceSources;
@@ -51,21 +54,22 @@ final class SpringJdbcLibrary implements LockLibrary {
     }
 
     /**
-     * @return the {@code INT_LOCK} table's DDL, from the schema script that Spring Integration ships for PostgreSQL
+     * @param schema one of the schema scripts that Spring Integration ships, such as {@link #POSTGRESQL_SCHEMA}
+     * @return the {@code INT_LOCK} table's DDL, from that script, without its semicolon
      */
-    static String createTableStatement() {
-        try (InputStream script = SpringJdbcLibrary.class.getClassLoader().getResourceAsStream(SCHEMA)) {
+    static String createTableStatement(String schema) {
+        try (InputStream script = SpringJdbcLibrary.class.getClassLoader().getResourceAsStream(schema)) {
             if (script == null) {
-                throw new IllegalStateException(SCHEMA + " is not on the class path");
+                throw new IllegalStateException(schema + " is not on the class path");
             }
             String text = new String(script.readAllBytes(), StandardCharsets.UTF_8);
-            Matcher table = Pattern.compile("CREATE TABLE INT_LOCK\\s*\\(.*?\\);", Pattern.DOTALL).matcher(text);
+            Matcher table = Pattern.compile("CREATE TABLE INT_LOCK\\s*\\(.*?\\)[^;(]*(?=;)", Pattern.DOTALL).matcher(text);
             if (!table.find()) {
-                throw new IllegalStateException(SCHEMA + " creates no INT_LOCK table");
+                throw new IllegalStateException(schema + " creates no INT_LOCK table");
             }
             return table.group();
         } catch (IOException e) {
-            throw new IllegalStateException("Could not read " + SCHEMA, e);
+            throw new IllegalStateException("Could not read " + schema, e);
         }
     }
 

@@ -94,6 +94,16 @@ public enum JdbcDialect {
     }
 
     /**
+     * @return {@code true} if the store begins and ends its transactions by statements on a connection left in
+     *         auto-commit, as on MariaDB, whose driver sends a statement for every change of auto-commit (two round
+     *         trips per transaction, against one for {@code START TRANSACTION}); {@code false} if it turns auto-commit
+     *         off, as the PostgreSQL and H2 drivers begin a transaction with its first statement at no cost
+     */
+    boolean beginsExplicitly() {
+        return this == MARIADB;
+    }
+
+    /**
      * @param failure a failed statement or commit
      * @return {@code true} if the transaction lost a race that trying it again can win: a serialization failure, a
      *         deadlock, a lock wait H2 gave up on, or the lock row another transaction inserted first

@@ -12,7 +12,9 @@ import io.quarkiverse.lock.spi.LockStore;
 /**
  * The decisions of the JDBC store, each within one transaction that first locks the key's row
  * ({@code SELECT ... FOR UPDATE}), so that the transactions on one key are atomic and serialized by the database, and
- * decides from the database's clock, read once per transaction ({@link JdbcTransaction#now()}).
+ * decides from the database's clock, read once per transaction by the statement that locks the row (by
+ * {@link JdbcTransaction#now()} only when there is no row yet), so that a pair of acquire and release costs no
+ * statement of its own for the clock.
  * <p>
  * The semantics are every store's (the SPI's {@code LockStore}): a free lock goes to the first waiter whose place is
  * live, or to anyone when there is none; a release hands it straight to that waiter; a new fencing token is
@@ -33,8 +35,8 @@ final class JdbcLockOperations {
         this.sql = statements;
     }
 
-    /** The lock's row as locked by the transaction. */
-    private record Row(String owner, long token, long heldUntil) {
+    /** The lock's row as locked by the transaction, and the database's clock when it was locked. */
+    private record Row(String owner, long token, long heldUntil, long now) {
 
         boolean heldAt(long now) {
             return owner != null && heldUntil > now;
@@ -51,8 +53,8 @@ final class JdbcLockOperations {
 
     AcquireResult acquire(JdbcTransaction tx, JdbcKey key, String owner, long leaseMillis, boolean waiting)
             throws SQLException {
-        long now = tx.now();
-        Row row = lockOrInsert(tx, key, now);
+        Row row = lockOrInsert(tx, key);
+        long now = row.now;
         List<Place> line = liveLine(tx, key, now);
         Place mine = find(line, owner);
         if (waiting && row.heldAt(now) && owner.equals(row.owner)) {
@@ -77,8 +79,8 @@ final class JdbcLockOperations {
     }
 
     AcquireResult takeOver(JdbcTransaction tx, JdbcKey key, String owner, long leaseMillis) throws SQLException {
-        long now = tx.now();
-        Row row = lockOrInsert(tx, key, now);
+        Row row = lockOrInsert(tx, key);
+        long now = row.now;
         leave(tx, key, find(liveLine(tx, key, now), owner));
         long token = Math.max(row.token + 1, now);
         tx.update(sql.updateRow, owner, token, leaseEnd(now, leaseMillis), now, key.id());
@@ -86,11 +88,24 @@ final class JdbcLockOperations {
     }
 
     /**
+     * Releases the lock that {@code owner} holds when nobody is in line for it, in one statement outside a transaction:
+     * the release of an uncontended lock. The statement changes only the key's row, which it locks, and only when
+     * {@code owner} holds it and its lease runs; so a release that finds anyone in line, or is no release of a live
+     * hold, changes nothing and is left to {@link #free}. A place that another transaction adds while this one waits
+     * for the row may be missed: that waiter is then not handed the lock, and takes it when it next asks, being first
+     * in line.
+     *
+     * @return {@code true} if it released the lock, {@code false} if it changed nothing
+     */
+    boolean releaseAlone(JdbcTransaction tx, JdbcKey key, String owner) throws SQLException {
+        return tx.update(sql.releaseAlone, key.id(), owner, key.id()) == 1;
+    }
+
+    /**
      * Takes {@code owner} out of the line and, if it holds the lock (anyone, for {@code null}), releases it, handing
      * it to the first waiter whose place is live.
      */
     Freed free(JdbcTransaction tx, JdbcKey key, String owner) throws SQLException {
-        long now = tx.now();
         Row row = lock(tx, key);
         if (row == null) {
             if (owner != null) {
@@ -98,6 +113,7 @@ final class JdbcLockOperations {
             }
             return new Freed(false, null, 0);
         }
+        long now = row.now;
         List<Place> line = liveLine(tx, key, now);
         if (owner != null) {
             leave(tx, key, find(line, owner));
@@ -138,22 +154,22 @@ final class JdbcLockOperations {
      */
     boolean sweep(JdbcTransaction tx, byte[] id, long before) throws SQLException {
         JdbcKey key = new JdbcKey(id, null);
-        long now = tx.now();
         Row row = lock(tx, key);
-        if (row == null || !liveLine(tx, key, now).isEmpty()) {
+        if (row == null || !liveLine(tx, key, row.now).isEmpty()) {
             return false;
         }
         return tx.update(sql.deleteRow, id, before, before) == 1;
     }
 
-    private Row lockOrInsert(JdbcTransaction tx, JdbcKey key, long now) throws SQLException {
+    private Row lockOrInsert(JdbcTransaction tx, JdbcKey key) throws SQLException {
         Row row = lock(tx, key);
         if (row != null) {
             return row;
         }
+        long now = tx.now();
         // a row another transaction inserts at the same time fails this insert, and the operation is tried again
         tx.update(sql.insertRow, key.id(), key.bytes(), now);
-        return new Row(null, 0, 0);
+        return new Row(null, 0, 0, now);
     }
 
     private Row lock(JdbcTransaction tx, JdbcKey key) throws SQLException {
@@ -166,7 +182,8 @@ final class JdbcLockOperations {
                 String owner = rows.getString(1);
                 long token = rows.getLong(2);
                 long heldUntil = rows.getLong(3);
-                return new Row(owner, token, rows.wasNull() ? 0 : heldUntil);
+                boolean free = rows.wasNull();
+                return new Row(owner, token, free ? 0 : heldUntil, rows.getLong(4));
             }
         }
     }

@@ -22,7 +22,7 @@ import io.vertx.core.Vertx;
 /**
  * A store on a JDBC datasource (MariaDB or MySQL, PostgreSQL, H2): one row per lock key and a table of waiters
  * ({@link JdbcStatements}), each operation one short transaction of its own that locks the key's row and decides by
- * the database's clock ({@link JdbcLockOperations}).
+ * the database's clock ({@link JdbcLockOperations}), but for the release of a lock nobody waits for, one statement.
  * <p>
  * JDBC blocks, the SPI does not: every call runs on the store's own threads ({@link JdbcWorkers}), this instance's
  * operations on one key one after the other, and never joins a caller's transaction ({@link JdbcTransactions}). Other
@@ -122,10 +122,18 @@ public final class JdbcLockStore extends OneStepReleaseStore {
         return onKey(key, (operations, tx, id) -> operations.takeOver(tx, id, owner, lease(leaseMillis)));
     }
 
-    /** Frees the lock in one transaction: the release, the take-back and the overriding release. */
+    /**
+     * Frees the lock: the release, the take-back and the overriding release. A holder's release when nobody is in line
+     * is one statement ({@link JdbcLockOperations#releaseAlone}); everything else is one transaction.
+     */
     @Override
     protected Uni<Boolean> free(String key, String owner) {
-        return onKey(key, (operations, tx, id) -> operations.free(tx, id, owner)).map(freed -> {
+        return workers.onKey(key, deadline -> {
+            if (owner != null && alone(deadline, key, owner)) {
+                return new JdbcLockOperations.Freed(true, null, 0);
+            }
+            return inTransaction(deadline, key, (operations, tx, id) -> operations.free(tx, id, owner));
+        }).map(freed -> {
             if (freed.handedTo() != null) {
                 for (JdbcReleaseWatch watch : watches) {
                     watch.handedOver(key, freed.handedTo(), freed.token());
@@ -203,6 +211,12 @@ public final class JdbcLockStore extends OneStepReleaseStore {
         JdbcKey id = id(key);
         JdbcDatabase.Found found = database.get(deadlineNanos);
         return found.transactions().run(deadlineNanos, tx -> operation.run(found.operations(), tx, id));
+    }
+
+    private boolean alone(long deadlineNanos, String key, String owner) throws SQLException {
+        JdbcKey id = id(key);
+        JdbcDatabase.Found found = database.get(deadlineNanos);
+        return found.transactions().runAlone(deadlineNanos, tx -> found.operations().releaseAlone(tx, id, owner));
     }
 
     private JdbcKey id(String key) {

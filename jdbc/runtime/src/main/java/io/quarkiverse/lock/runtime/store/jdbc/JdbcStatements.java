@@ -32,10 +32,14 @@ final class JdbcStatements {
     final JdbcDialect dialect;
     final List<String> createTables;
     final String now;
+    final String begin;
+    final String commit;
+    final String rollback;
     final String lockRow;
     final String insertRow;
     final String updateRow;
     final String freeRow;
+    final String releaseAlone;
     final String handOver;
     final String line;
     final String insertPlace;
@@ -63,11 +67,17 @@ final class JdbcStatements {
         this.dialect = dialect;
         this.createTables = dialect.createTables(table);
         this.now = "SELECT " + now;
-        this.lockRow = "SELECT owner, token, held_until FROM " + t + " WHERE lock_id = ? FOR UPDATE";
+        this.begin = "START TRANSACTION";
+        this.commit = "COMMIT";
+        this.rollback = "ROLLBACK";
+        this.lockRow = "SELECT owner, token, held_until, " + now + " FROM " + t + " WHERE lock_id = ? FOR UPDATE";
         this.insertRow = "INSERT INTO " + t
                 + " (lock_id, lock_key, owner, token, held_until, handed_at, changed_at) VALUES (?, ?, NULL, 0, NULL, NULL, ?)";
         this.updateRow = "UPDATE " + t + " SET owner = ?, token = ?, held_until = ?, changed_at = ? WHERE lock_id = ?";
         this.freeRow = "UPDATE " + t + " SET owner = NULL, held_until = NULL, changed_at = ? WHERE lock_id = ?";
+        this.releaseAlone = "UPDATE " + t + " SET owner = NULL, held_until = NULL, changed_at = " + now
+                + " WHERE lock_id = ? AND owner = ? AND held_until > " + now + " AND NOT EXISTS (SELECT 1 FROM " + l
+                + " WHERE lock_id = ?)";
         this.handOver = "UPDATE " + t
                 + " SET owner = ?, token = ?, held_until = ?, changed_at = ?, handed_at = ? WHERE lock_id = ?";
         this.line = "SELECT owner, place, place_until, lease_millis FROM " + l + " WHERE lock_id = ? ORDER BY place"

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,13 +42,49 @@ record JdbcTransaction(Connection connection, JdbcStatements statements, long de
     }
 
     /**
+     * Begins the transaction by a statement, on a database whose transactions begin so
+     * ({@link JdbcDialect#beginsExplicitly()}), its answer awaited no longer than what is left of the operation's
+     * timeout and a second.
+     *
+     * @throws SQLTimeoutException if nothing is left
+     */
+    void begin() throws SQLException {
+        execute(statements.begin);
+    }
+
+    /**
      * Commits, its answer awaited no longer than what is left of the operation's timeout and a second.
      *
      * @throws SQLTimeoutException if nothing is left
      */
     void commit() throws SQLException {
+        if (statements.dialect.beginsExplicitly()) {
+            execute(statements.commit);
+        } else {
+            boundReads(remainingSeconds(deadlineNanos));
+            connection.commit();
+        }
+    }
+
+    /**
+     * Rolls back, its answer awaited no longer than the bound of the statement that failed.
+     */
+    void rollback() throws SQLException {
+        if (statements.dialect.beginsExplicitly()) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute(statements.rollback);
+            }
+        } else {
+            connection.rollback();
+        }
+    }
+
+    /** Runs a statement of transaction control, which takes no query timeout on every database. */
+    private void execute(String sql) throws SQLException {
         boundReads(remainingSeconds(deadlineNanos));
-        connection.commit();
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
     }
 
     private void boundReads(int statementSeconds) throws SQLException {

@@ -9,7 +9,9 @@ import javax.sql.DataSource;
 
 /**
  * Runs each unit of work of the store as one short transaction of its own: a connection taken from the datasource,
- * auto-commit off, committed at the end, rolled back on any failure, returned to the pool.
+ * auto-commit off (on MariaDB, a transaction begun by {@code START TRANSACTION} instead: its driver sends a statement
+ * for each change of auto-commit, and this saves one round trip per transaction), committed at the end, rolled back on
+ * any failure, returned to the pool.
  * <p>
  * The work runs on a thread of the store's own ({@link JdbcWorkers}), on which no JTA transaction is ever begun: an
  * Agroal datasource enlists a connection only in the transaction of the thread that asks for it, so the store's
@@ -53,9 +55,34 @@ final class JdbcTransactions {
      * @throws SQLException the last failure, once trying again is pointless or the time ran out
      */
     <T> T run(long deadlineNanos, Work<T> work) throws SQLException {
+        return retried(deadlineNanos, () -> once(deadlineNanos, work));
+    }
+
+    /**
+     * Runs work of one statement in auto-commit, as the pool hands out connections, without a transaction of its own:
+     * one round trip, where {@link #run} takes at least two. On a connection that the pool hands out with auto-commit
+     * off, it commits as {@link #run} does.
+     *
+     * @param deadlineNanos when the operation's time runs out ({@link System#nanoTime()})
+     * @param work one statement
+     * @return what the work returned, once committed
+     * @throws SQLException the last failure, once trying again is pointless or the time ran out
+     */
+    <T> T runAlone(long deadlineNanos, Work<T> work) throws SQLException {
+        return retried(deadlineNanos, () -> alone(deadlineNanos, work));
+    }
+
+    /** One try of a unit of work. */
+    @FunctionalInterface
+    private interface Attempt<T> {
+
+        T run() throws SQLException;
+    }
+
+    private <T> T retried(long deadlineNanos, Attempt<T> attempt) throws SQLException {
         while (true) {
             try {
-                return once(deadlineNanos, work);
+                return attempt.run();
             } catch (SQLException e) {
                 if (!statements.dialect.isConflict(e)) {
                     throw e;
@@ -73,31 +100,66 @@ final class JdbcTransactions {
         JdbcTransaction.remainingSeconds(deadlineNanos);
         try (Connection connection = dataSource.getConnection()) {
             int networkTimeout = connection.getNetworkTimeout();
-            prepare(connection);
+            boolean explicit = statements.dialect.beginsExplicitly();
+            JdbcTransaction transaction = new JdbcTransaction(connection, statements, deadlineNanos);
+            if (!explicit) {
+                prepare(connection);
+            }
             try {
-                JdbcTransaction transaction = new JdbcTransaction(connection, statements, deadlineNanos);
+                if (explicit) {
+                    transaction.begin();
+                }
                 T outcome = work.run(transaction);
                 transaction.commit();
                 return outcome;
             } catch (SQLException | RuntimeException e) {
                 try {
-                    connection.rollback();
+                    transaction.rollback();
                 } catch (SQLException rollback) {
                     e.addSuppressed(rollback);
                 }
                 throw e;
             } finally {
-                restore(connection, networkTimeout);
+                restore(connection, networkTimeout, explicit);
             }
         }
     }
 
-    /** Gives the connection back its auto-commit and its bound of a read. */
-    private static void restore(Connection connection, int networkTimeout) {
-        try {
-            connection.setAutoCommit(true);
-        } catch (SQLException broken) {
-            // the pool discards it
+    private <T> T alone(long deadlineNanos, Work<T> work) throws SQLException {
+        JdbcTransaction.remainingSeconds(deadlineNanos);
+        try (Connection connection = dataSource.getConnection()) {
+            int networkTimeout = connection.getNetworkTimeout();
+            JdbcTransaction transaction = new JdbcTransaction(connection, statements, deadlineNanos);
+            boolean autoCommit = connection.getAutoCommit();
+            try {
+                T outcome = work.run(transaction);
+                if (!autoCommit) {
+                    transaction.commit();
+                }
+                return outcome;
+            } catch (SQLException | RuntimeException e) {
+                if (!autoCommit) {
+                    try {
+                        transaction.rollback();
+                    } catch (SQLException rollback) {
+                        e.addSuppressed(rollback);
+                    }
+                }
+                throw e;
+            } finally {
+                restoreNetworkTimeout(connection, networkTimeout);
+            }
+        }
+    }
+
+    /** Gives the connection back its auto-commit, unless the transaction left it as it was, and its bound of a read. */
+    private static void restore(Connection connection, int networkTimeout, boolean explicit) {
+        if (!explicit) {
+            try {
+                connection.setAutoCommit(true);
+            } catch (SQLException broken) {
+                // the pool discards it
+            }
         }
         restoreNetworkTimeout(connection, networkTimeout);
     }
