@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * The server is stopped by its process id and its directory deleted by {@link #close()} or a JVM shutdown hook; the
  * server of a JVM that was killed is stopped and deleted by the next test run that starts one. {@link #shared()}
- * starts one server per JVM, found again by the copies of this class that Quarkus test class loaders make.
+ * starts one server per JVM, found again by the copies of this class that Quarkus test class loaders make;
+ * {@link #ownedBy(Class)} one per test class that stops and restarts it ({@link #stop()}, {@link #restart()}).
  */
 public final class MariaDbServer extends LocalServer {
 
@@ -30,7 +31,7 @@ public final class MariaDbServer extends LocalServer {
     public static final String DATABASE = "locks";
 
     private static final ServerDirectories DIRECTORIES = new ServerDirectories("quarkus-lock-mariadb-",
-            MariaDbServer::stop);
+            MariaDbServer::stopProcess);
     private static final Duration STARTUP = Duration.ofSeconds(60);
 
     private MariaDbServer(int port, Path directory) {
@@ -42,6 +43,18 @@ public final class MariaDbServer extends LocalServer {
      */
     public static MariaDbServer shared() {
         return published("quarkus-lock.mariadb", MariaDbServer::new, MariaDbServer::start);
+    }
+
+    /**
+     * A server of the test class's own, for tests that stop or restart it: started on first use, and found again (by
+     * its port and directory, published as system properties) by the copies of the test class that Quarkus class
+     * loaders make.
+     *
+     * @param testClass the test class that owns the server
+     * @return the server
+     */
+    public static MariaDbServer ownedBy(Class<?> testClass) {
+        return published(testClass.getName() + ".mariadb", MariaDbServer::new, MariaDbServer::start);
     }
 
     /**
@@ -88,12 +101,33 @@ public final class MariaDbServer extends LocalServer {
     }
 
     /**
+     * Stops the server ({@code SIGTERM}, a normal shutdown: its sessions are ended, as a server going down would end
+     * them) and waits for it to end; its data stay, so {@link #restart()} brings it back. Idempotent.
+     */
+    public void stop() {
+        stopProcess(directory);
+    }
+
+    /**
+     * Starts the server again on its port and data directory, after {@link #stop()}.
+     *
+     * @throws IllegalStateException if it could not be started
+     */
+    public void restart() {
+        try {
+            launch();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start the MariaDB server in " + directory + " again", e);
+        }
+    }
+
+    /**
      * Stops the server by its process id and deletes its directory. Idempotent.
      */
     @Override
     public void close() {
         if (Files.exists(directory)) {
-            stop(directory);
+            stopProcess(directory);
             ServerDirectories.delete(directory);
         }
     }
@@ -134,7 +168,7 @@ public final class MariaDbServer extends LocalServer {
     }
 
     /** Ends the server whose process id the directory keeps, and waits for it to end. */
-    private static void stop(Path directory) {
+    private static void stopProcess(Path directory) {
         try {
             long pid = Long.parseLong(Files.readString(directory.resolve("server.pid")).strip());
             ProcessHandle.of(pid).ifPresent(server -> {
