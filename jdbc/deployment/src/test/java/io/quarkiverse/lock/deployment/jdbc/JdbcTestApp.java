@@ -36,7 +36,15 @@ final class JdbcTestApp {
      * @return an application on the private MariaDB server
      */
     static QuarkusUnitTest mariaDb(String table, Class<?>... classes) {
-        MariaDbServer server = MariaDbServer.shared();
+        return mariaDb(MariaDbServer.shared(), table, classes);
+    }
+
+    /**
+     * @param server the MariaDB server, such as one a test class owns because it stops it
+     * @param classes more classes of the application
+     * @return an application on that server
+     */
+    static QuarkusUnitTest mariaDb(MariaDbServer server, String table, Class<?>... classes) {
         return base(table, classes)
                 .overrideConfigKey("quarkus.datasource.db-kind", "mariadb")
                 .overrideConfigKey("quarkus.datasource.jdbc.url", server.jdbcUrl())
