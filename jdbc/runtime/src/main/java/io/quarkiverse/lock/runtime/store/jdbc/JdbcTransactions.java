@@ -106,19 +106,12 @@ final class JdbcTransactions {
                 prepare(connection);
             }
             try {
-                if (explicit) {
-                    transaction.begin();
-                }
-                T outcome = work.run(transaction);
-                transaction.commit();
-                return outcome;
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    transaction.rollback();
-                } catch (SQLException rollback) {
-                    e.addSuppressed(rollback);
-                }
-                throw e;
+                return ended(transaction, true, t -> {
+                    if (explicit) {
+                        t.begin();
+                    }
+                    return work.run(t);
+                });
             } finally {
                 restore(connection, networkTimeout, explicit);
             }
@@ -130,25 +123,34 @@ final class JdbcTransactions {
         try (Connection connection = dataSource.getConnection()) {
             int networkTimeout = connection.getNetworkTimeout();
             JdbcTransaction transaction = new JdbcTransaction(connection, statements, deadlineNanos);
-            boolean autoCommit = connection.getAutoCommit();
             try {
-                T outcome = work.run(transaction);
-                if (!autoCommit) {
-                    transaction.commit();
-                }
-                return outcome;
-            } catch (SQLException | RuntimeException e) {
-                if (!autoCommit) {
-                    try {
-                        transaction.rollback();
-                    } catch (SQLException rollback) {
-                        e.addSuppressed(rollback);
-                    }
-                }
-                throw e;
+                return ended(transaction, !connection.getAutoCommit(), work);
             } finally {
                 restoreNetworkTimeout(connection, networkTimeout);
             }
+        }
+    }
+
+    /**
+     * Runs the work in the transaction and, if {@code ends} is {@code true}, commits it, or rolls it back when the
+     * work failed (a failed rollback is added to the work's failure as suppressed).
+     */
+    private static <T> T ended(JdbcTransaction transaction, boolean ends, Work<T> work) throws SQLException {
+        try {
+            T outcome = work.run(transaction);
+            if (ends) {
+                transaction.commit();
+            }
+            return outcome;
+        } catch (SQLException | RuntimeException e) {
+            if (ends) {
+                try {
+                    transaction.rollback();
+                } catch (SQLException rollback) {
+                    e.addSuppressed(rollback);
+                }
+            }
+            throw e;
         }
     }
 
