@@ -63,6 +63,15 @@ final class JdbcConnections implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        closeAll(opened);
+    }
+
+    /**
+     * Closes every pool of the list, reporting the ones that fail to close, and empties it.
+     *
+     * @param opened the pools
+     */
+    static void closeAll(List<AutoCloseable> opened) {
         for (AutoCloseable pool : opened) {
             try {
                 pool.close();

@@ -7,9 +7,6 @@ import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
-
 import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.pgclient.PgBuilder;
@@ -26,9 +23,11 @@ final class PostgresConnections implements AutoCloseable {
     private final PostgresServer server;
     private final io.vertx.mutiny.core.Vertx vertx;
     private final List<AutoCloseable> opened = new ArrayList<>();
+    private final JdbcConnections jdbc;
 
     PostgresConnections(PostgresServer server, Vertx vertx) {
         this.server = server;
+        this.jdbc = new JdbcConnections(JdbcServer.of(server));
         this.vertx = io.vertx.mutiny.core.Vertx.newInstance(vertx);
     }
 
@@ -51,18 +50,10 @@ final class PostgresConnections implements AutoCloseable {
     /**
      * @param size the most connections
      * @param idle how many connections stay open when unused
-     * @return a JDBC pool
+     * @return a JDBC pool (HikariCP)
      */
-    synchronized DataSource jdbc(int size, int idle) {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + server.port() + "/" + PostgresServer.DATABASE);
-        config.setUsername(PostgresServer.SUPERUSER);
-        config.setPassword(PostgresServer.SUPERUSER_PASSWORD);
-        config.setMaximumPoolSize(size);
-        config.setMinimumIdle(idle);
-        HikariDataSource dataSource = new HikariDataSource(config);
-        opened.add(dataSource);
-        return dataSource;
+    DataSource jdbc(int size, int idle) {
+        return jdbc.hikari(size, idle);
     }
 
     /**
@@ -91,13 +82,7 @@ final class PostgresConnections implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        for (AutoCloseable pool : opened) {
-            try {
-                pool.close();
-            } catch (Exception e) {
-                System.err.println("Could not close a connection pool: " + e);
-            }
-        }
-        opened.clear();
+        JdbcConnections.closeAll(opened);
+        jdbc.close();
     }
 }
