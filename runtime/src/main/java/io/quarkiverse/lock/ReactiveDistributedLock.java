@@ -200,7 +200,9 @@ public interface ReactiveDistributedLock {
      * @param <T> the type of the action's item
      * @return a {@link Uni} emitting the action's item; it fails with {@link CannotAcquireLockException} if the wait
      *         ran out (the action is then not run), with the action's own failure unchanged if the action failed, with
-     *         {@link LockExpiredException} if the action succeeded but the lease ran out before the release, and with
+     *         {@link LockExpiredException} if the action succeeded but the lease ran out before the release, or if the
+     *         hold was found lost before the action started (not started then) or while it ran (cancelled then): a
+     *         renewal found it lost, or the store granted another acquisition of this handle meanwhile, and with
      *         {@link LockException} if the store failed
      * @throws IllegalArgumentException if {@code action} is {@code null}
      */

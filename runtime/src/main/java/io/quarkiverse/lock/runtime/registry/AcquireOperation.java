@@ -227,9 +227,18 @@ final class AcquireOperation extends AbstractUni<Hold> {
             }
         }
 
+        /**
+         * Records the grant in the handle and delivers its hold; a stale grant (the handle has a later one) is taken
+         * back and delivered as not acquired.
+         */
         private void granted(long token, long sentNanos) {
             finish();
-            deliver(handle.onGranted(owner, token, leaseMillis, sentNanos));
+            Hold hold = handle.onGranted(owner, token, leaseMillis, sentNanos);
+            if (hold == null) {
+                takeBack().subscribe().with(ignored -> deliver(null));
+            } else {
+                deliver(hold);
+            }
         }
 
         private void onFailure(Throwable failure) {

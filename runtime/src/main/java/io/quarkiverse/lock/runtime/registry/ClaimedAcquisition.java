@@ -3,6 +3,7 @@ package io.quarkiverse.lock.runtime.registry;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockedSection;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.runtime.observe.LockTracer;
@@ -80,8 +81,18 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
         return section;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws LockExpiredException, without running the action, if the hold is no longer the handle's
+     *         ({@link LockHandle#stillHolds})
+     */
     @Override
     public <T, E extends Exception> T run(LockedSection<T, E> action) throws E {
+        Hold current = hold;
+        if (current != null && !handle.stillHolds(current)) {
+            throw new LockExpiredException(handle.getLockKey());
+        }
         return section.run(action);
     }
 
@@ -147,15 +158,32 @@ final class ClaimedAcquisition extends AbstractUni<Hold> implements BlockingLock
         }
     }
 
-    /** The action, started only if this acquisition was not cancelled, and cancelled when it is. */
+    /**
+     * The action, started only if this acquisition was not cancelled, and cancelled when it is; failed with
+     * {@link LockExpiredException}, not started, if the hold is no longer the handle's ({@link LockHandle#stillHolds}).
+     */
     <T> Uni<T> guard(Uni<T> action) {
-        return Uni.createFrom().deferred(() -> cancelled ? Uni.createFrom().<T> nothing()
-                : action.onSubscription().invoke(subscription -> stopOnCancellation(subscription::cancel)));
+        return Uni.createFrom().deferred(() -> {
+            if (cancelled) {
+                return Uni.createFrom().<T> nothing();
+            }
+            if (!handle.stillHolds(hold)) {
+                return Uni.createFrom().<T> failure(new LockExpiredException(handle.getLockKey()));
+            }
+            return action.onSubscription().invoke(subscription -> stopOnCancellation(subscription::cancel));
+        });
     }
 
     <T> Multi<T> guard(Multi<T> action) {
-        return Multi.createFrom().deferred(() -> cancelled ? Multi.createFrom().<T> nothing()
-                : action.onSubscription().invoke(subscription -> stopOnCancellation(subscription::cancel)));
+        return Multi.createFrom().deferred(() -> {
+            if (cancelled) {
+                return Multi.createFrom().<T> nothing();
+            }
+            if (!handle.stillHolds(hold)) {
+                return Multi.createFrom().<T> failure(new LockExpiredException(handle.getLockKey()));
+            }
+            return action.onSubscription().invoke(subscription -> stopOnCancellation(subscription::cancel));
+        });
     }
 
     /** Written before {@code cancelled} is read, as the cancellation writes it before reading this: one sees the other. */

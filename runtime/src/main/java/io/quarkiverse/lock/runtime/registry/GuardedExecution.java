@@ -96,13 +96,10 @@ final class GuardedExecution {
     }
 
     /**
-     * Runs the action, but fails it with {@link LockExpiredException} (and cancels it) as soon as a renewal finds the
-     * lock lost. Without renewal nothing can find it lost while the action runs, so the action runs as it is.
+     * Runs the action, but fails it with {@link LockExpiredException} (and cancels it) as soon as the hold is found
+     * lost: by a renewal, or replaced by a later grant to another acquisition of the same handle.
      */
     private static <T> Uni<T> endWhenLost(Hold held, Uni<T> action) {
-        if (!held.isRenewed()) {
-            return action;
-        }
         return Uni.createFrom().emitter(emitter -> {
             Cancellable running = action.subscribe().with(emitter::complete, emitter::fail);
             held.endSignal().whenComplete((ignored, lost) -> {
@@ -116,9 +113,6 @@ final class GuardedExecution {
     }
 
     private static <T> Multi<T> endWhenLost(Hold held, Multi<T> action) {
-        if (!held.isRenewed()) {
-            return action;
-        }
         CompletableFuture<Void> stop = new CompletableFuture<>();
         held.endSignal().whenComplete((ignored, lost) -> {
             if (lost != null) {

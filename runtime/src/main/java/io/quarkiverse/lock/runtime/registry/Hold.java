@@ -27,7 +27,6 @@ sealed class Hold permits ReentrantHold {
     private volatile long longestLeaseMillis;
     private final long holdAtLeastMillis;
     private final long grantedAtNanos = System.nanoTime();
-    private final boolean renewed;
     private final LeaseLine line;
 
     /**
@@ -41,7 +40,6 @@ sealed class Hold permits ReentrantHold {
         this.leaseMillis = leaseMillis;
         this.longestLeaseMillis = leaseMillis;
         this.holdAtLeastMillis = holdAtLeastMillis;
-        this.renewed = renewed;
         this.line = new LeaseLine(handle, this, renewed);
     }
 
@@ -156,19 +154,17 @@ sealed class Hold permits ReentrantHold {
         return false;
     }
 
-    /** Only a renewed hold can be found lost while held. */
-    boolean isRenewed() {
-        return renewed;
-    }
-
     /** {@code sentNanos}: when the request that granted the hold was sent. */
     void startRenewal(long sentNanos) {
         line.start(sentNanos);
     }
 
-    /** Completes when the hold ends, failing with {@link LockExpiredException} if it was lost; null if not renewed. */
+    /**
+     * Completes when the hold ends, failing with {@link LockExpiredException} if it was lost: found lost by a renewal,
+     * or replaced by a later grant to the same handle.
+     */
     CompletableFuture<Void> endSignal() {
-        return renewed ? line.endSignal() : null;
+        return line.endSignal();
     }
 
     /** Ends the hold: stops its line of lease commands and completes its signal normally, unless it already ended. */
@@ -193,7 +189,8 @@ sealed class Hold permits ReentrantHold {
         return System.nanoTime() - grantedAtNanos;
     }
 
+    /** Whether the hold was found lost: by a renewal, or replaced by a later grant to the same handle. */
     boolean isLost() {
-        return renewed && line.endSignal().isCompletedExceptionally();
+        return line.endSignal().isCompletedExceptionally();
     }
 }

@@ -233,20 +233,39 @@ final class LockHandle implements ReactiveDistributedLock {
 
     /**
      * Records a grant from the store as this handle's hold, and starts renewing its lease if this handle renews. A
-     * hold the handle still had is over: the store granted another acquisition, so that hold's lease had run out.
+     * hold the handle still had with a lower token is over: the store granted another acquisition after it, so that
+     * hold's lease had run out or it was taken over. A grant whose token is below the hold the handle has is stale:
+     * the store granted it before that hold's grant, so it is over in the store, and the handle keeps its hold.
      *
      * @param sentNanos when the request that was granted was sent: the lease runs at least until then plus the lease
+     * @return the hold made of the grant, or {@code null} if the grant is stale (its acquisition then takes back what
+     *         it was granted, and does not hold the lock)
      */
     Hold onGranted(String owner, long token, long leaseMillis, long sentNanos) {
         HandleOptions current = options;
         Hold granted = current.strategy().newHold(owner, token, leaseMillis, current.holdAtLeastMillis(), this,
                 current.renewLease());
-        Hold previous = (Hold) HOLD.getAndSet(this, granted);
+        Hold previous;
+        do {
+            previous = hold;
+            if (previous != null && previous.token() > token) {
+                return null;
+            }
+        } while (!HOLD.compareAndSet(this, previous, granted));
         if (previous != null) {
             previous.lose(new LockExpiredException(key));
         }
         granted.startRenewal(sentNanos);
         return granted;
+    }
+
+    /**
+     * Whether a guarded action may start under {@code held}: it is still this handle's hold and was not found lost.
+     * A later grant to another acquisition of this handle replaces it, and proves it over in the store; an action
+     * started then would run without the lock, reading the later hold's fencing token as its own.
+     */
+    boolean stillHolds(Hold held) {
+        return hold == held && !held.isLost();
     }
 
     /**
