@@ -23,8 +23,9 @@ public sealed interface Fault permits Fault.Pass, Fault.Drop, Fault.Delay, Fault
      * the client takes the next reply for the answer to the dropped one. A real network loses replies only by losing
      * the connection, so on Redis use {@link #cut()} (or drop followed by a cut); drop is meant for
      * {@link WireProtocol#MONGODB}, whose replies name the request they answer, and for
-     * {@link WireProtocol#POSTGRESQL} when a rule drops every message answering one request (up to its
-     * {@code ReadyForQuery}): the client then waits for that request for ever, as on a lost reply.
+     * {@link WireProtocol#POSTGRESQL} and {@link WireProtocol#MARIADB} when a rule drops every message answering one
+     * request (up to the one that {@linkplain Exchange#endsAnswer() ends the answer}): the client then waits for that
+     * request for ever, as on a lost reply.
      *
      * @return the fault
      */

@@ -47,8 +47,9 @@ public record FaultMix(Drops drops, Predicate<Exchange> droppable, boolean pushe
         REPLY,
 
         /**
-         * Every message of one answer, from the one the drop began at up to its {@code ReadyForQuery}: for
-         * {@link WireProtocol#POSTGRESQL}, whose client waits for the rest of the answer for ever.
+         * Every message of one answer, from the one the drop began at up to the one that ends the answer
+         * ({@link Exchange#endsAnswer()}): for {@link WireProtocol#POSTGRESQL} and {@link WireProtocol#MARIADB},
+         * whose clients wait for the rest of the answer for ever.
          */
         ANSWER
     }

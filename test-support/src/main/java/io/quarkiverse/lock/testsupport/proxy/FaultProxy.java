@@ -296,6 +296,7 @@ public final class FaultProxy implements AutoCloseable {
             case REDIS -> new RespCodec();
             case MONGODB -> new MongoCodec();
             case POSTGRESQL -> new PostgresCodec();
+            case MARIADB -> new MariaDbCodec();
         };
         ProxiedConnection connection = new ProxiedConnection(lastConnection.incrementAndGet(), client, server, codec,
                 this);

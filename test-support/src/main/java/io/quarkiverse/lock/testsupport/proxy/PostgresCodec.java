@@ -95,7 +95,7 @@ final class PostgresCodec implements WireCodec {
             return new Reply(in.takeFrame(), null, "Notification", true);
         }
         String request = type == 'Z' ? pending.poll() : pending.peek();
-        return new Reply(in.takeFrame(), request == null ? "?" : request, describe(type, body), false);
+        return new Reply(in.takeFrame(), request == null ? "?" : request, describe(type, body), false, type == 'Z');
     }
 
     private static byte[] body(FrameInput in) throws IOException {

@@ -271,7 +271,7 @@ final class ProxiedConnection {
         if (clientGone) {
             return answeredAfterClientGone(answers);
         }
-        Fault fault = proxy.decide(new Exchange(id, reply.request(), reply.text(), reply.push()));
+        Fault fault = proxy.decide(new Exchange(id, reply.request(), reply.text(), reply.push(), reply.endsAnswer()));
         long now = System.nanoTime();
         if (fault instanceof Fault.Delay delay) {
             proxy.counted(Fault.Delay.class);

@@ -254,7 +254,7 @@ public final class RandomFaults implements AutoCloseable {
         @Override
         public Fault decide(Exchange exchange) {
             if (!exchange.push() && droppingAnswer.contains(exchange.connection())) {
-                if (exchange.reply().startsWith("ReadyForQuery")) {
+                if (exchange.endsAnswer()) {
                     droppingAnswer.remove(exchange.connection());
                 }
                 return Fault.drop();
@@ -295,7 +295,7 @@ public final class RandomFaults implements AutoCloseable {
         private Fault drop(Exchange exchange) {
             droppedAnswers.incrementAndGet();
             timeline.accept(instance, "answer dropped on an open connection: " + abbreviate(exchange.request()));
-            if (mix.drops() == FaultMix.Drops.ANSWER && !exchange.reply().startsWith("ReadyForQuery")) {
+            if (mix.drops() == FaultMix.Drops.ANSWER && !exchange.endsAnswer()) {
                 droppingAnswer.add(exchange.connection());
             }
             return Fault.drop();

@@ -54,7 +54,20 @@ interface WireCodec {
      * @param request readable text of the request it answers, {@code ?} if unknown, {@code null} for a push
      * @param text its readable text
      * @param push whether the server sent it on its own
+     * @param endsAnswer whether it is the last message of its answer (see {@link Exchange#endsAnswer()})
      */
-    record Reply(byte[] frame, String request, String text, boolean push) {
+    record Reply(byte[] frame, String request, String text, boolean push, boolean endsAnswer) {
+
+        /**
+         * A reply that is the whole of its answer, or a push.
+         *
+         * @param frame its bytes
+         * @param request readable text of the request it answers
+         * @param text its readable text
+         * @param push whether the server sent it on its own
+         */
+        Reply(byte[] frame, String request, String text, boolean push) {
+            this(frame, request, text, push, true);
+        }
     }
 }

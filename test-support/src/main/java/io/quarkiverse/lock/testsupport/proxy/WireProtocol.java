@@ -23,5 +23,14 @@ public enum WireProtocol {
      * A request is a simple query, or the extended messages up to a {@code Sync}, named by its SQL; every server
      * message up to the {@code ReadyForQuery} that ends its answer is paired with it. Notifications are pushes.
      */
-    POSTGRESQL
+    POSTGRESQL,
+
+    /**
+     * MariaDB and MySQL: client/server protocol packets (an int24 little-endian length and a sequence number), the
+     * server speaking first. A request is the connection's start (the greeting up to the server's {@code OK} or
+     * {@code ERR} after the login) or one command; every packet of its response (an {@code OK}, an {@code ERR}, a
+     * result set up to its last {@code EOF}, a prepared statement's description) is paired with it. The server pushes
+     * nothing.
+     */
+    MARIADB
 }
