@@ -11,7 +11,8 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.lock.LockException;
@@ -23,15 +24,13 @@ import io.quarkiverse.lock.spi.LockRegistrySettings;
 import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.quarkiverse.lock.tck.StoreRecovery;
 import io.quarkiverse.lock.testsupport.BoundedFailure;
-import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkiverse.lock.testsupport.proxy.Fault;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
-import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
 import io.vertx.core.Vertx;
 
 /**
  * The JDBC store's replies lost on a connection that stays open (a partition, a NAT that dropped the flow, a vanished
- * host): a proxy between the PostgreSQL JDBC driver and a private PostgreSQL server drops every server message
+ * host): a proxy between the JDBC driver and a private PostgreSQL or MariaDB server drops every server message
  * answering the store's {@code COMMIT}, and nothing else. The transaction committed, nothing came back, and a read of
  * the socket never ends by itself: the driver's query timeout cancels a statement on the server, which has nothing
  * left to cancel.
@@ -62,15 +61,17 @@ class JdbcLostReplyTest {
      * the first lets it go) and the same instance can use every key again soon after the network heals, instead of
      * every thread of the store waiting for good on a read that never ends.
      */
-    @Test
-    void lostCommitsAreTakenBackAndTheStoreWorksAgain() throws Exception {
+    @ParameterizedTest
+    @EnumSource(ServerDatabase.class)
+    void lostCommitsAreTakenBackAndTheStoreWorksAgain(ServerDatabase database) throws Exception {
         AtomicBoolean dropping = new AtomicBoolean();
-        FaultProxy proxy = FaultProxy.start("127.0.0.1", PostgresServer.shared().port(), WireProtocol.POSTGRESQL)
+        int port = database.shared().port();
+        FaultProxy proxy = FaultProxy.start("127.0.0.1", port, database.protocol())
                 .rule(exchange -> dropping.get() && "COMMIT".equals(exchange.request()) ? Fault.drop() : Fault.pass());
         opened.push(proxy);
         String table = "lost_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        StandaloneLockRegistry registry = registry(proxy.port(), table);
-        StandaloneLockRegistry other = registry(PostgresServer.shared().port(), table);
+        StandaloneLockRegistry registry = registry(database, proxy.port(), table);
+        StandaloneLockRegistry other = registry(database, port, table);
         List<String> keys = new ArrayList<>();
         for (int i = 0; i <= THREADS; i++) {
             keys.add("lost-" + i + "-" + UUID.randomUUID());
@@ -105,14 +106,12 @@ class JdbcLostReplyTest {
                     .as("the lost grant of %s (held forever) was taken back", key).isTrue();
             assertThat(elsewhere.release().await().atMost(RECOVERY)).isTrue();
         }
-        System.out.printf("JDBC lost commits: every key was usable again %d ms after the network healed%n",
-                Duration.ofNanos(System.nanoTime() - healed).toMillis());
+        System.out.printf("JDBC lost commits on %s: every key was usable again %d ms after the network healed%n",
+                database, Duration.ofNanos(System.nanoTime() - healed).toMillis());
     }
 
-    private StandaloneLockRegistry registry(int port, String table) {
-        AgroalDataSource pool = JdbcStoreTck.pool(
-                "jdbc:postgresql://127.0.0.1:" + port + "/" + PostgresServer.DATABASE + "?sslmode=disable",
-                PostgresServer.SUPERUSER, PostgresServer.SUPERUSER_PASSWORD, 8);
+    private StandaloneLockRegistry registry(ServerDatabase database, int port, String table) {
+        AgroalDataSource pool = database.pool(port, 8);
         opened.push(pool);
         JdbcLockStore store = new JdbcLockStore(vertx, pool, new JdbcLockStoreSettings(JdbcTable.parse(table), "", true,
                 THREADS, Duration.ofMillis(100), Duration.ofHours(1), OPERATION_TIMEOUT));

@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.runtime.store.jdbc;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -7,12 +8,13 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import io.agroal.api.AgroalDataSource;
-import io.quarkiverse.lock.deployment.jdbc.JdbcStoreTck;
+import io.quarkiverse.lock.deployment.jdbc.ServerDatabase;
 import io.quarkiverse.lock.spi.LockRegistrySettings;
 import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.quarkiverse.lock.tck.faults.ClockSectionLog;
@@ -20,62 +22,84 @@ import io.quarkiverse.lock.tck.faults.FaultFixture;
 import io.quarkiverse.lock.tck.faults.FaultTimeline;
 import io.quarkiverse.lock.tck.faults.ProbeCheck;
 import io.quarkiverse.lock.tck.faults.SectionLog;
-import io.quarkiverse.lock.testsupport.PostgresServer;
+import io.quarkiverse.lock.testsupport.LocalServer;
 import io.quarkiverse.lock.testsupport.proxy.FaultMix;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
 import io.quarkiverse.lock.testsupport.proxy.ProxiedFaults;
-import io.quarkiverse.lock.testsupport.proxy.WireProtocol;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
 /**
- * The JDBC store on a private PostgreSQL server, through the PostgreSQL JDBC driver: each instance is a registry over
- * its own {@link JdbcLockStore}, on its own Vert.x and its own Agroal pool, connected through its own
- * {@link FaultProxy}. The section log reads the server's {@code clock_timestamp()}, the clock of the store's leases,
- * and asks the lock table whether a key is held under a section's token, both through a pool straight to the server,
- * on threads of the fixture's own.
+ * The JDBC store on a private database server, PostgreSQL through the PostgreSQL JDBC driver or MariaDB through
+ * MariaDB Connector/J: each instance is a registry over its own {@link JdbcLockStore}, on its own Vert.x and its own
+ * Agroal pool, connected through its own {@link FaultProxy}, which reads the database's protocol. The section log reads
+ * the server's clock, the clock of the store's leases, and asks the lock table whether a key is held under a
+ * section's token, both through a pool straight to the server, on threads of the fixture's own.
  */
 final class JdbcFaultFixture implements FaultFixture {
 
     private static final JdbcTable TABLE = JdbcTable.parse("quarkus_lock");
-    /** Lost answers may begin anywhere but in a connection's start, whose loss no client can tell from a slow one. */
-    private static final FaultMix MIX = new FaultMix(FaultMix.Drops.ANSWER,
-            exchange -> !"startup".equals(exchange.request()), true);
     /** Each instance's pool and threads: one per worker, as the store's default of 8 threads would allow. */
     private static final int POOL_SIZE = 10;
     private static final int THREADS = 8;
-    private static final String NOW = "SELECT " + JdbcDialect.POSTGRESQL.nowMicros();
-    private static final String HELD = "owner IS NOT NULL AND held_until > " + JdbcDialect.POSTGRESQL.nowMicros();
-    private static final String HOLDS = "SELECT count(*) FROM " + TABLE.sql() + " WHERE lock_id = ? AND token = ? AND "
-            + HELD;
-    private static final String LEFT = "SELECT convert_from(lock_key, 'UTF8'), owner, token, held_until FROM "
-            + TABLE.sql() + " WHERE " + HELD;
 
-    private final ProxiedFaults faults = new ProxiedFaults(MIX);
+    private final ServerDatabase database;
+    private final JdbcDialect dialect;
+    private final String now;
+    private final String holds;
+    private final String left;
+    private final ProxiedFaults faults;
     private final List<Vertx> vertxes = new ArrayList<>();
     private final List<AgroalDataSource> pools = new ArrayList<>();
     private final List<StandaloneLockRegistry> registries = new ArrayList<>();
     private final List<JdbcLockStore> stores = new ArrayList<>();
     private final ExecutorService probes = Executors.newFixedThreadPool(4);
-    private PostgresServer server;
+    private LocalServer server;
     private String keyPrefix;
     private AgroalDataSource direct;
     private ClockSectionLog log;
 
+    private JdbcFaultFixture(ServerDatabase database, JdbcDialect dialect) {
+        this.database = database;
+        this.dialect = dialect;
+        String held = "owner IS NOT NULL AND held_until > " + dialect.nowMicros();
+        now = "SELECT " + dialect.nowMicros();
+        holds = "SELECT count(*) FROM " + TABLE.sql() + " WHERE lock_id = ? AND token = ? AND " + held;
+        left = "SELECT lock_key, owner, token, held_until FROM " + TABLE.sql() + " WHERE " + held;
+        // lost answers may begin anywhere but in a connection's start, whose loss no client can tell from a slow one
+        faults = new ProxiedFaults(new FaultMix(FaultMix.Drops.ANSWER,
+                exchange -> !"startup".equals(exchange.request()), database.notifies()));
+    }
+
+    /**
+     * @return the fixture on a private PostgreSQL server, through the PostgreSQL JDBC driver; its notifications are
+     *         delayed too
+     */
+    static JdbcFaultFixture onPostgres() {
+        return new JdbcFaultFixture(ServerDatabase.POSTGRESQL, JdbcDialect.POSTGRESQL);
+    }
+
+    /**
+     * @return the fixture on a private MariaDB server, through MariaDB Connector/J
+     */
+    static JdbcFaultFixture onMariaDb() {
+        return new JdbcFaultFixture(ServerDatabase.MARIADB, JdbcDialect.MARIADB);
+    }
+
     @Override
     public String name() {
-        return "jdbc-postgresql";
+        return "jdbc-" + database.name().toLowerCase(Locale.ROOT);
     }
 
     @Override
     public List<StandaloneLockRegistry> start(int instances, LockRegistrySettings settings) {
         keyPrefix = settings.keyPrefix();
-        server = PostgresServer.start();
+        server = database.start();
         direct = pool(server.port(), 8);
-        log = new ClockSectionLog(() -> blocking(() -> count(NOW)), (key, token) -> blocking(
-                () -> count(HOLDS, JdbcKey.of(keyPrefix + key).id(), token) > 0));
+        log = new ClockSectionLog(() -> blocking(() -> count(now)), (key, token) -> blocking(
+                () -> count(holds, JdbcKey.of(keyPrefix + key).id(), token) > 0));
         for (int i = 0; i < instances; i++) {
-            FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port(), WireProtocol.POSTGRESQL);
+            FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port(), database.protocol());
             faults.add(proxy);
             Vertx vertx = Vertx.vertx();
             vertxes.add(vertx);
@@ -86,16 +110,14 @@ final class JdbcFaultFixture implements FaultFixture {
             stores.add(store);
             registries.add(StandaloneLockRegistry.over(store, vertx).settings(settings).start());
             if (i == 0) {
-                ProbeCheck.assertTheProbeReadsTheStore(registries.get(0), log, "JDBC");
+                ProbeCheck.assertTheProbeReadsTheStore(registries.get(0), log, "JDBC on " + dialect);
             }
         }
         return List.copyOf(registries);
     }
 
     private AgroalDataSource pool(int port, int size) {
-        AgroalDataSource pool = JdbcStoreTck.pool(
-                "jdbc:postgresql://127.0.0.1:" + port + "/" + PostgresServer.DATABASE + "?sslmode=disable",
-                PostgresServer.SUPERUSER, PostgresServer.SUPERUSER_PASSWORD, size);
+        AgroalDataSource pool = database.pool(port, size);
         pools.add(pool);
         return pool;
     }
@@ -162,18 +184,19 @@ final class JdbcFaultFixture implements FaultFixture {
      */
     @Override
     public List<String> leftInStore(List<String> keys) {
-        List<String> left = new ArrayList<>();
+        List<String> held = new ArrayList<>();
         try (Connection connection = direct.getConnection();
-                PreparedStatement query = connection.prepareStatement(LEFT);
+                PreparedStatement query = connection.prepareStatement(left);
                 ResultSet rows = query.executeQuery()) {
             while (rows.next()) {
-                left.add(rows.getString(1) + " (owner " + rows.getString(2) + ", token " + rows.getLong(3)
+                held.add(new String(rows.getBytes(1), StandardCharsets.UTF_8) + " (owner " + rows.getString(2) + ", token "
+                        + rows.getLong(3)
                         + ", held until " + rows.getLong(4) + ")");
             }
         } catch (SQLException e) {
             throw new IllegalStateException("Could not read the lock table", e);
         }
-        return left;
+        return held;
     }
 
     @Override
