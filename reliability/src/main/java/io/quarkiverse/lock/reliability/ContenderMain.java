@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.inject.Inject;
 
 import io.quarkiverse.lock.LockExpiredException;
+import io.quarkiverse.lock.LockFailureException;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -20,9 +22,11 @@ import io.smallrye.mutiny.Uni;
 /**
  * One process of the reliability harness, in one of three roles:
  * <ul>
- * <li>{@code contend <keys> <sections> <workers> <log>}: workers run critical sections on a few keys; each section
- * appends {@code S|key|token|owner} and then {@code E|key|token|owner} to the Redis list {@code log}, which orders
- * the sections of every process in one sequence for the checker;</li>
+ * <li>{@code contend <keys> <sections> <workers> <log> [ride-out]}: workers run critical sections on a few keys; each
+ * section appends {@code S|key|token|owner} and then {@code E|key|token|owner} to the Redis list {@code log}, which
+ * orders the sections of every process in one sequence for the checker; with {@code ride-out}, a section that fails
+ * with a store failure ({@code LockFailureException}: the store is down) is tried again after a pause, and the
+ * process prints {@code FAILED <count>} before {@code DONE};</li>
  * <li>{@code hold <key> <leaseMillis>}: takes the lock, prints {@code HOLDING <token> <asked> <granted>} (epoch
  * milliseconds before and after the acquisition: the lease began in between), and sleeps until it is killed;</li>
  * <li>{@code await <key> <leaseMillis>}: prints {@code WAITING}, waits up to 30 s for the lock, prints
@@ -38,6 +42,9 @@ import io.smallrye.mutiny.Uni;
 @QuarkusMain
 public class ContenderMain implements QuarkusApplication {
 
+    /** How long a section that met a store failure waits before it tries again, in a {@code ride-out} run. */
+    private static final Duration RETRY_PAUSE = Duration.ofMillis(100);
+
     @Inject
     LockRegistry locks;
 
@@ -52,7 +59,7 @@ public class ContenderMain implements QuarkusApplication {
         switch (args[0]) {
             case "contend":
                 return contend(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
-                        args[4]);
+                        args[4], args.length > 5 && args[5].equals("ride-out"));
             case "hold":
                 return hold(args[1], Duration.ofMillis(Long.parseLong(args[2])));
             case "await":
@@ -69,15 +76,24 @@ public class ContenderMain implements QuarkusApplication {
         }
     }
 
-    private int contend(int keys, int sections, int workers, String log) {
+    private int contend(int keys, int sections, int workers, String log, boolean rideOut) {
+        AtomicLong failures = new AtomicLong();
         List<Uni<Void>> running = new ArrayList<>();
         for (int w = 0; w < workers; w++) {
             running.add(Multi.createFrom().range(0, sections / workers)
-                    .onItem().transformToUniAndConcatenate(i -> section(
-                            "key-" + ThreadLocalRandom.current().nextInt(keys), log))
+                    .onItem().transformToUniAndConcatenate(i -> {
+                        Uni<Void> section = Uni.createFrom().deferred(() -> section(
+                                "key-" + ThreadLocalRandom.current().nextInt(keys), log));
+                        return rideOut ? section.onFailure(LockFailureException.class).invoke(failures::incrementAndGet)
+                                .onFailure(LockFailureException.class).retry().withBackOff(RETRY_PAUSE, RETRY_PAUSE)
+                                .indefinitely() : section;
+                    })
                     .collect().last().replaceWithVoid());
         }
         Uni.join().all(running).andFailFast().await().atMost(Duration.ofMinutes(30));
+        if (rideOut) {
+            System.out.println("FAILED " + failures.get());
+        }
         System.out.println("DONE " + (sections / workers) * workers);
         return 0;
     }

@@ -56,4 +56,14 @@ class MariaDbProcessesIT extends SqlStoreProcesses {
     long leaseMillis() {
         return 8_000;
     }
+
+    @Override
+    void stopDatabase() {
+        mariaDb.stop();
+    }
+
+    @Override
+    void restartDatabase() {
+        mariaDb.restart();
+    }
 }

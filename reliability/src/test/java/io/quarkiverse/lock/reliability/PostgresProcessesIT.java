@@ -52,4 +52,14 @@ class PostgresProcessesIT extends SqlStoreProcesses {
     long leaseMillis() {
         return 4_000;
     }
+
+    @Override
+    void stopDatabase() {
+        postgres.stop();
+    }
+
+    @Override
+    void restartDatabase() {
+        postgres.restart();
+    }
 }

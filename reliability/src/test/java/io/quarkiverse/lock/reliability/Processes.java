@@ -155,6 +155,15 @@ final class Processes {
 
     /**
      * @param port the Redis server's port
+     * @param key the list
+     * @return how many entries the list has, read with {@code redis-cli}
+     */
+    static long listLength(int port, String key) throws IOException, InterruptedException {
+        return Long.parseLong(redisCli(port, "LLEN", key).get(0));
+    }
+
+    /**
+     * @param port the Redis server's port
      * @param key the string
      * @return the string's value, read with {@code redis-cli}
      * @throws IllegalStateException if the key holds nothing

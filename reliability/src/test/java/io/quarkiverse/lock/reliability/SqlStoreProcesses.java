@@ -13,10 +13,15 @@ import io.quarkiverse.lock.testsupport.RedisServer;
 
 /**
  * The reliability runs on a store in a database, with the harness build that locks on it: three JVM processes contend
- * on four keys (the section log, which orders every start and end, stays in a redis-server), and a holder killed with
- * {@code kill -9} frees its lock when its lease ends, not before. A subclass starts the database and names the build.
+ * on four keys (the section log, which orders every start and end, stays in a redis-server), also across a restart of
+ * the database, and a holder killed with {@code kill -9} frees its lock when its lease ends, not before. A subclass
+ * starts the database and names the build.
  */
 abstract class SqlStoreProcesses {
+
+    private static final int OUTAGE_PROCESSES = 3;
+    private static final int OUTAGE_SECTIONS = 2_000;
+    private static final Duration OUTAGE = Duration.ofSeconds(3);
 
     /**
      * @return the process's system properties that point the build at the database
@@ -46,6 +51,12 @@ abstract class SqlStoreProcesses {
      */
     abstract long leaseMillis();
 
+    /** Stops the database as a server going down does (its sessions are ended); its data stay. */
+    abstract void stopDatabase();
+
+    /** Starts the database again on its port and data, after {@link #stopDatabase()}. */
+    abstract void restartDatabase();
+
     @Test
     void threeProcessesNeverOverlapOnAKeyAndTheirTokensOnlyRise() throws Exception {
         RedisServer log = RedisServer.start();
@@ -58,6 +69,66 @@ abstract class SqlStoreProcesses {
                     log.port(), database());
         } finally {
             log.shutdown();
+        }
+    }
+
+    /**
+     * The database stopped for a few seconds while three processes contend: their operations fail with store
+     * failures meanwhile (each section then tries again), no two sections of a key overlap across the outage, tokens
+     * keep rising, and every process finishes its sections once the database is back, without a restart of its own.
+     */
+    @Test
+    void threeProcessesRideOutARestartOfTheDatabase() throws Exception {
+        RedisServer log = RedisServer.start();
+        List<String> settings = new ArrayList<>(datasource());
+        settings.add("-Dquarkus.redis.hosts=" + log.uri());
+        settings.add("-Dquarkus.lock.operation-timeout=1s");
+        List<Processes.Contender> contenders = new ArrayList<>();
+        boolean down = false;
+        try {
+            for (int i = 0; i < OUTAGE_PROCESSES; i++) {
+                contenders.add(start(settings, "contend", "4", Integer.toString(OUTAGE_SECTIONS), "8", "sections",
+                        "ride-out"));
+            }
+            awaitLogLength(log.port(), OUTAGE_SECTIONS / 2, Duration.ofMinutes(2));
+            stopDatabase();
+            down = true;
+            long stopped = System.nanoTime();
+            Thread.sleep(OUTAGE.toMillis());
+            long beforeRestart = Processes.listLength(log.port(), "sections");
+            restartDatabase();
+            down = false;
+            long restarted = System.nanoTime();
+            awaitLogLength(log.port(), beforeRestart + 2, Duration.ofMinutes(1));
+            long recoveredMillis = Duration.ofNanos(System.nanoTime() - restarted).toMillis();
+            long failures = 0;
+            for (Processes.Contender contender : contenders) {
+                assertThat(contender.awaitExit(Duration.ofMinutes(10))).as(contender.output()).isZero();
+                failures += Long.parseLong(contender.awaitLine("FAILED", Duration.ofSeconds(1)).split(" ")[1]);
+            }
+            List<String> entries = Processes.readList(log.port(), "sections");
+            assertThat(SectionLog.violations(entries)).isEmpty();
+            assertThat(SectionLog.sections(entries)).isGreaterThanOrEqualTo((long) OUTAGE_PROCESSES * OUTAGE_SECTIONS);
+            assertThat(failures).as("the processes met the outage").isPositive();
+            System.out.printf("%s stopped for %d ms under three contending processes: %d store failures, sections "
+                    + "again %d ms after the restart; %d sections checked, no overlap, tokens strictly increasing%n",
+                    database(), Duration.ofNanos(restarted - stopped).toMillis(), failures, recoveredMillis,
+                    SectionLog.sections(entries));
+        } finally {
+            contenders.forEach(Processes.Contender::close);
+            if (down) {
+                restartDatabase();
+            }
+            log.shutdown();
+        }
+    }
+
+    private static void awaitLogLength(int port, long length, Duration atMost) throws Exception {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        while (Processes.listLength(port, "sections") < length) {
+            assertThat(System.nanoTime() - deadline).as("the section log reached %d entries within %s", length,
+                    atMost).isNegative();
+            Thread.sleep(50);
         }
     }
 
