@@ -102,26 +102,26 @@ final class GuardedExecution {
     private static <T> Uni<T> endWhenLost(Hold held, Uni<T> action) {
         return Uni.createFrom().emitter(emitter -> {
             Cancellable running = action.subscribe().with(emitter::complete, emitter::fail);
-            held.endSignal().whenComplete((ignored, lost) -> {
-                if (lost != null) {
-                    running.cancel();
-                    emitter.fail(lost);
-                }
+            Runnable unwatch = held.whenLost(lost -> {
+                running.cancel();
+                emitter.fail(lost);
             });
-            emitter.onTermination(running::cancel);
+            emitter.onTermination(() -> {
+                unwatch.run();
+                running.cancel();
+            });
         });
     }
 
     private static <T> Multi<T> endWhenLost(Hold held, Multi<T> action) {
         CompletableFuture<Void> stop = new CompletableFuture<>();
-        held.endSignal().whenComplete((ignored, lost) -> {
-            if (lost != null) {
-                stop.completeExceptionally(lost);
-            }
-        });
+        Runnable unwatch = held.whenLost(stop::completeExceptionally);
         Multi<T> lost = Multi.createFrom().completionStage(stop).onItem().transformToMultiAndConcatenate(
                 ignored -> Multi.createFrom().empty());
-        return Multi.createBy().merging().streams(action.onTermination().invoke(() -> stop.complete(null)), lost);
+        return Multi.createBy().merging().streams(action.onTermination().invoke(() -> {
+            unwatch.run();
+            stop.complete(null);
+        }), lost);
     }
 
     /**

@@ -1,6 +1,9 @@
 package io.quarkiverse.lock.runtime.registry;
 
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.spi.LockStore;
@@ -28,6 +31,8 @@ sealed class Hold permits ReentrantHold {
     private final long holdAtLeastMillis;
     private final long grantedAtNanos = System.nanoTime();
     private final LeaseLine line;
+    /** What runs when the hold is found lost: the guarded executions under it that have not ended. */
+    private final Set<Consumer<Throwable>> lostListeners = ConcurrentHashMap.newKeySet();
 
     /**
      * @param holdAtLeastMillis how long after its grant the lock must stay held, as the handle said at acquisition
@@ -41,6 +46,13 @@ sealed class Hold permits ReentrantHold {
         this.longestLeaseMillis = leaseMillis;
         this.holdAtLeastMillis = holdAtLeastMillis;
         this.line = new LeaseLine(handle, this, renewed);
+        line.endSignal().whenComplete((ignored, lost) -> {
+            if (lost != null) {
+                for (Consumer<Throwable> listener : lostListeners) {
+                    tell(listener, lost);
+                }
+            }
+        });
     }
 
     String owner() {
@@ -160,11 +172,32 @@ sealed class Hold permits ReentrantHold {
     }
 
     /**
-     * Completes when the hold ends, failing with {@link LockExpiredException} if it was lost: found lost by a renewal,
-     * or replaced by a later grant to the same handle.
+     * Calls {@code listener} with the {@link LockExpiredException} once if the hold is found lost (by a renewal, or replaced by
+     * a later grant to the same
+     * handle): at once if it was already. Each guarded execution under the hold registers one and removes it when it
+     * ends, so a long hold keeps nothing of the executions that ended under it.
+     *
+     * @return removes the listener; it is not called after that returns (unless it was being called)
      */
-    CompletableFuture<Void> endSignal() {
-        return line.endSignal();
+    Runnable whenLost(Consumer<Throwable> listener) {
+        lostListeners.add(listener);
+        CompletableFuture<Void> signal = line.endSignal();
+        if (signal.isCompletedExceptionally()) {
+            signal.whenComplete((ignored, lost) -> tell(listener, lost));
+        }
+        return () -> lostListeners.remove(listener);
+    }
+
+    /** @return how many listeners wait for the hold's loss: the guarded executions under it that have not ended */
+    int lostListeners() {
+        return lostListeners.size();
+    }
+
+    /** Calls a registered listener with the loss (a {@link LockExpiredException}), unless removed or called. */
+    private void tell(Consumer<Throwable> listener, Throwable lost) {
+        if (lostListeners.remove(listener)) {
+            listener.accept(lost);
+        }
     }
 
     /** Ends the hold: stops its line of lease commands and completes its signal normally, unless it already ended. */

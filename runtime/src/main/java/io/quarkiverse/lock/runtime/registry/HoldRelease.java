@@ -34,15 +34,16 @@ final class HoldRelease {
      *
      * @param holdAtLeastMillis how long after its acquisition the lock stays held; zero to free it at once
      * @return {@code true} when released or kept until its minimum hold (or entries remain); {@code false} when the
-     *         handle no longer had that hold; fails with {@link LockExpiredException} when the store no longer had it
-     *         for this acquisition
+     *         handle no longer had that hold (it was released); fails with {@link LockExpiredException} when the store
+     *         no longer had it for this acquisition, or the hold was found lost (by a renewal, or replaced by a later
+     *         grant to the same handle)
      */
     static Uni<Boolean> release(LockHandle handle, Hold held, long holdAtLeastMillis) {
         if (held.leaveOneEntry()) {
             return TRUE;
         }
         if (!handle.dropHold(held)) {
-            return FALSE;
+            return held.isLost() ? Uni.createFrom().failure(new LockExpiredException(handle.getLockKey())) : FALSE;
         }
         held.stopRenewal();
         long keepMillis = keepMillis(held, holdAtLeastMillis);

@@ -42,6 +42,10 @@ final class LockHandle implements ReactiveDistributedLock {
     private final String key;
     private final String id;
     private volatile Hold hold;
+    /** Orders the recording of grants, so that the latest grant and the hold agree. */
+    private final Object grants = new Object();
+    /** The latest grant recorded, kept after its hold ended; written under {@link #grants}. */
+    private volatile Grant latestGrant;
     private volatile long acquisitions;
     private volatile HandleOptions options;
 
@@ -233,9 +237,11 @@ final class LockHandle implements ReactiveDistributedLock {
 
     /**
      * Records a grant from the store as this handle's hold, and starts renewing its lease if this handle renews. A
-     * hold the handle still had with a lower token is over: the store granted another acquisition after it, so that
-     * hold's lease had run out or it was taken over. A grant whose token is below the hold the handle has is stale:
-     * the store granted it before that hold's grant, so it is over in the store, and the handle keeps its hold.
+     * hold the handle still had is over: the store granted another acquisition after it, so that hold's lease had run
+     * out or it was taken over (or the store lost it). A grant is stale when its request was sent before the handle
+     * recorded a later grant with a higher token, held still or released since: the store granted it before that one,
+     * so it is over in the store. A grant below an earlier one whose request was sent after that one was recorded is
+     * not stale: the store's tokens went back (it lost its data), and the grant is the store's word now.
      *
      * @param sentNanos when the request that was granted was sent: the lease runs at least until then plus the lease
      * @return the hold made of the grant, or {@code null} if the grant is stale (its acquisition then takes back what
@@ -246,17 +252,23 @@ final class LockHandle implements ReactiveDistributedLock {
         Hold granted = current.strategy().newHold(owner, token, leaseMillis, current.holdAtLeastMillis(), this,
                 current.renewLease());
         Hold previous;
-        do {
-            previous = hold;
-            if (previous != null && previous.token() > token) {
+        synchronized (grants) {
+            Grant last = latestGrant;
+            if (last != null && last.token() > token && sentNanos - last.recordedNanos() < 0) {
                 return null;
             }
-        } while (!HOLD.compareAndSet(this, previous, granted));
+            previous = (Hold) HOLD.getAndSet(this, granted);
+            latestGrant = new Grant(token, System.nanoTime());
+        }
         if (previous != null) {
             previous.lose(new LockExpiredException(key));
         }
         granted.startRenewal(sentNanos);
         return granted;
+    }
+
+    /** The latest grant a handle recorded: its token, and when it was recorded. */
+    private record Grant(long token, long recordedNanos) {
     }
 
     /**

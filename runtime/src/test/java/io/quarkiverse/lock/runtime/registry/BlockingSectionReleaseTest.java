@@ -1,6 +1,7 @@
 package io.quarkiverse.lock.runtime.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.UUID;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.DistributedLock;
+import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 
@@ -23,7 +25,8 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
  * Interleaving: section 1 acquires (lease 300 ms) and runs 900 ms; its lease runs out at 300 ms; at 400 ms section 2 on
  * the same handle acquires afresh (lease 10 s, a valid hold); at 900 ms section 1 ends and its {@code release()} frees
  * section 2's hold; at 1000 ms another handle acquires while section 2 still runs. The guide: "only the acquisition
- * that holds the lock can release it", "a holder that runs past its lease loses the lock and learns it at release".
+ * that holds the lock can release it", "a holder that runs past its lease loses the lock and learns it at release":
+ * section 1 fails with {@code LockExpiredException}, and section 2 keeps the lock.
  */
 class BlockingSectionReleaseTest {
 
@@ -59,7 +62,9 @@ class BlockingSectionReleaseTest {
                     return null;
                 }));
         assertThat(secondIn.await(5, TimeUnit.SECONDS)).as("section 2 got the lock after section 1's lease").isTrue();
-        first.get(5, TimeUnit.SECONDS);
+        assertThatThrownBy(() -> first.get(5, TimeUnit.SECONDS))
+                .as("section 1 ran past its lease and learns it at its release")
+                .hasCauseInstanceOf(LockExpiredException.class);
         ReactiveDistributedLock other = locks.registry().obtain(key);
         boolean otherGotIt = other.acquireOnce().await().atMost(Duration.ofSeconds(5));
         checked.countDown();
