@@ -18,8 +18,11 @@ import io.smallrye.mutiny.Uni;
  * store can use to reject writes from a holder whose lease ran out.
  * <p>
  * Nothing happens until a returned {@link Uni} or {@link Multi} is subscribed to. Cancelling a pending acquire, or an
- * {@code acquireAndExecute} whose action is running, never leaves the lock held. Arguments are checked when the method
- * is called: bad ones throw an {@link IllegalArgumentException} naming the argument, and nothing reaches the store.
+ * {@code acquireAndExecute} whose action is running, never leaves the lock held, even when the cancellation reaches it
+ * after the grant (as Mutiny's timeout operators cancel when they drop one). A {@code CompletableFuture} from
+ * {@code subscribeAsCompletionStage()} completed by a timeout of its own cancels nothing: bound the wait with the
+ * {@code wait} argument instead, or release the handle on that timeout. Arguments are checked when the method is
+ * called: bad ones throw an {@link IllegalArgumentException} naming the argument, and nothing reaches the store.
  * Store failures are emitted as {@link LockException}.
  */
 public interface ReactiveDistributedLock {
