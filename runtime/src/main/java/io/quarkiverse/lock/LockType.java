@@ -24,7 +24,9 @@ public enum LockType {
     /**
      * For administration: acquiring takes the lock whoever holds it (with a new fencing token, so the previous
      * holder's writes can be fenced off, and its own release then fails with {@link LockExpiredException}), and
-     * {@code release()} frees the lock whoever holds it. Never use it for ordinary critical sections.
+     * {@code release()} frees the lock whoever holds it. Never use it for ordinary critical sections. Of two
+     * acquisitions of one overriding handle at once, the one whose grant the store made first, answered after the
+     * other's, answers "not acquired": the later take-over ended it.
      */
     OVERRIDING
 }
