@@ -287,14 +287,14 @@ public final class HistoryChecker {
         }
 
         /**
-         * @return how many overlaps of two holds it found, excused or not
+         * @return how many overlaps of two holds it found that nothing excused
          */
         public int overlaps() {
             return overlaps;
         }
 
         /**
-         * @return how many of them an expired lease or an overriding operation excused
+         * @return how many more overlaps it found that an expired lease or an overriding operation excused
          */
         public int excusedOverlaps() {
             return excusedOverlaps;
@@ -320,8 +320,8 @@ public final class HistoryChecker {
                 operations += count;
             }
             return String.format("history: %d operations %s on %d keys, %d holds (%d with a certain span, %d checked "
-                    + "for grant order), %d overlaps not excused (%d excused), %d violations %s", operations, counts,
-                    keys, holds, spansChecked, grantOrderChecked, overlaps - excusedOverlaps, excusedOverlaps,
+                    + "for grant order), %d overlaps (%d more excused), %d violations %s", operations, counts,
+                    keys, holds, spansChecked, grantOrderChecked, overlaps, excusedOverlaps,
                     violations.size(), countsByKind());
         }
 
