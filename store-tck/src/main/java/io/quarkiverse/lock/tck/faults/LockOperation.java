@@ -60,6 +60,33 @@ public record LockOperation(long id, String name, Kind kind, String key, String 
     }
 
     /**
+     * @return the operation in one line, as a process that cannot use this class writes it: {@code name|kind|key|
+     *         handle|reentrant|overriding|leaseMillis|invoked|completed|outcome|token}, flags as {@code 1} or
+     *         {@code 0}, kind and outcome by name; its id is not in the line
+     */
+    public String line() {
+        return String.join("|", name, kind.name(), key, handle, reentrant ? "1" : "0", overriding ? "1" : "0",
+                Long.toString(leaseMillis), Long.toString(invoked), Long.toString(completed), outcome.name(),
+                Long.toString(token));
+    }
+
+    /**
+     * @param id the id it gets in the history
+     * @param line a line as {@link #line()} writes it
+     * @return the operation
+     * @throws IllegalArgumentException if the line does not have an operation's fields
+     */
+    public static LockOperation parse(long id, String line) {
+        String[] f = line.split("\\|", -1);
+        if (f.length != 11) {
+            throw new IllegalArgumentException("Not a lock operation: " + line);
+        }
+        return new LockOperation(id, f[0], Kind.valueOf(f[1]), f[2], f[3], "1".equals(f[4]), "1".equals(f[5]),
+                Long.parseLong(f[6]), Long.parseLong(f[7]), Long.parseLong(f[8]), Outcome.valueOf(f[9]),
+                Long.parseLong(f[10]));
+    }
+
+    /**
      * @param origin the history's start, on the store's clock
      * @return a readable description, with times in milliseconds since {@code origin}
      */

@@ -190,4 +190,11 @@ class HistoryCheckerTest {
         assertThat(verdict.violations()).isEmpty();
         assertThat(verdict.holds()).isEqualTo(2);
     }
+
+    @Test
+    void aWrittenLineReadsBackAsTheSameOperation() {
+        LockOperation operation = new LockOperation(7, "contend", Kind.RELEASE, "key-1", "123@456", true, false, 0,
+                1_796_000_000_000_123L, 1_796_000_000_000_456L, Outcome.UNKNOWN, 42);
+        assertThat(LockOperation.parse(7, operation.line())).isEqualTo(operation);
+    }
 }
