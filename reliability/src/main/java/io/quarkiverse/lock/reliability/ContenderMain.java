@@ -8,6 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.ConfigProvider;
+
 import io.quarkiverse.lock.LockExpiredException;
 import io.quarkiverse.lock.LockFailureException;
 import io.quarkiverse.lock.LockRegistry;
@@ -24,9 +26,10 @@ import io.smallrye.mutiny.Uni;
  * <ul>
  * <li>{@code contend <keys> <sections> <workers> <log> [ride-out]}: workers run critical sections on a few keys; each
  * section appends {@code S|key|token|owner} and then {@code E|key|token|owner} to the Redis list {@code log}, which
- * orders the sections of every process in one sequence for the checker; with {@code ride-out}, a section that fails
- * with a store failure ({@code LockFailureException}: the store is down) is tried again after a pause, and the
- * process prints {@code FAILED <count>} before {@code DONE};</li>
+ * orders the sections of every process in one sequence for the checker, and its acquisition and release, with their
+ * times on the Redis server's clock, to the list {@code {<log>}:history} (the store TCK's {@code LockOperation}
+ * lines); with {@code ride-out}, a section that fails with a store failure ({@code LockFailureException}: the store is
+ * down) is tried again after a pause, and the process prints {@code FAILED <count>} before {@code DONE};</li>
  * <li>{@code hold <key> <leaseMillis>}: takes the lock, prints {@code HOLDING <token> <asked> <granted>} (epoch
  * milliseconds before and after the acquisition: the lease began in between), and sleeps until it is killed;</li>
  * <li>{@code await <key> <leaseMillis>}: prints {@code WAITING}, waits up to 30 s for the lock, prints
@@ -100,12 +103,39 @@ public class ContenderMain implements QuarkusApplication {
 
     private Uni<Void> section(String key, String log) {
         ReactiveDistributedLock lock = locks.obtain(key);
-        return lock.acquireAndExecute(Duration.ofSeconds(60), Uni.createFrom().deferred(() -> {
-            String entry = key + "|" + lock.fencingToken().getAsLong() + "|" + System.identityHashCode(lock)
-                    + "@" + ProcessHandle.current().pid();
-            return redis.list(String.class).rpush(log, "S|" + entry)
-                    .flatMap(ignored -> redis.list(String.class).rpush(log, "E|" + entry));
-        })).replaceWithVoid();
+        String owner = System.identityHashCode(lock) + "@" + ProcessHandle.current().pid();
+        long[] acquiredAndReleasing = new long[2];
+        long[] token = { -1 };
+        return now().flatMap(invoked -> lock.acquireAndExecute(Duration.ofSeconds(60), Uni.createFrom().deferred(() -> {
+            token[0] = lock.fencingToken().getAsLong();
+            String entry = key + "|" + token[0] + "|" + owner;
+            return now().invoke(time -> acquiredAndReleasing[0] = time)
+                    .flatMap(ignored -> redis.list(String.class).rpush(log, "S|" + entry))
+                    .flatMap(ignored -> redis.list(String.class).rpush(log, "E|" + entry))
+                    .flatMap(ignored -> now()).invoke(time -> acquiredAndReleasing[1] = time);
+        })).flatMap(ignored -> now()).flatMap(released -> redis.list(String.class).rpush("{" + log + "}:history",
+                operation("ACQUIRE", key, owner, expireAfterMillis(), invoked, acquiredAndReleasing[0], token[0]),
+                operation("RELEASE", key, owner, 0, acquiredAndReleasing[1], released, token[0]))))
+                .replaceWithVoid();
+    }
+
+    /** A lock operation that took effect, as the store TCK's {@code LockOperation.line()} writes it. */
+    private static String operation(String kind, String key, String owner, long leaseMillis, long invoked,
+            long completed, long token) {
+        return String.join("|", "contend", kind, key, owner, "0", "0", Long.toString(leaseMillis),
+                Long.toString(invoked), Long.toString(completed), "OK", Long.toString(token));
+    }
+
+    /**
+     * @return the Redis server's clock, in microseconds
+     */
+    private Uni<Long> now() {
+        return redis.execute("TIME").map(time -> Long.parseLong(time.get(0).toString()) * 1_000_000
+                + Long.parseLong(time.get(1).toString()));
+    }
+
+    private long expireAfterMillis() {
+        return ConfigProvider.getConfig().getValue("quarkus.lock.expire-after", Duration.class).toMillis();
     }
 
     private int hold(String key, Duration lease) throws InterruptedException {

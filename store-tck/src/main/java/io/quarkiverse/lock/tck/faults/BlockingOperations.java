@@ -53,23 +53,46 @@ final class BlockingOperations extends WorkerOperations {
      */
     private String blockingOperation(TrackedHandle handle, long attempt, Duration wait, Duration lease, Duration work,
             boolean execute) {
-        DistributedLock lock = handle.lock().toBlocking();
-        try {
-            if (execute) {
+        RecordedLock recorded = handle.lock();
+        DistributedLock lock = recorded.toBlocking();
+        OperationHistory.Pending acquisition = recorded.invokedAt(LockOperation.Kind.ACQUIRE, lease.toMillis(), attempt);
+        if (execute) {
+            RecordedLock.Execution execution = recorded.execution(acquisition);
+            try {
                 lock.acquireAndExecute(wait, lease, () -> {
-                    LoggedSections.awaitSection(sections.section(handle, "-", attempt, lease.toMillis(), work, null));
+                    execution.actionStarted();
+                    try {
+                        LoggedSections.awaitSection(sections.section(handle, "-", attempt, lease.toMillis(), work,
+                                null));
+                    } finally {
+                        execution.release = recorded.releaseInvokedNow();
+                    }
                     return null;
                 });
+                execution.ended(LockOperation.Outcome.OK, LockOperation.Outcome.OK);
                 return "done";
+            } catch (RuntimeException e) {
+                execution.ended(RecordedLock.acquisitionOutcome(e), RecordedLock.releaseOutcome(e));
+                return OperationOutcomes.classify(e);
             }
-            if (!lock.acquire(wait, lease)) {
+        }
+        try {
+            boolean acquired;
+            try {
+                acquired = lock.acquire(wait, lease);
+            } catch (RuntimeException e) {
+                recorded.completed(acquisition, RecordedLock.acquisitionOutcome(e));
+                throw e;
+            }
+            recorded.completed(acquisition, acquired ? LockOperation.Outcome.OK : LockOperation.Outcome.FAIL);
+            if (!acquired) {
                 return "not acquired";
             }
             try {
                 LoggedSections.awaitSection(sections.section(handle, "-", attempt, lease.toMillis(), work, null));
             } finally {
                 boolean interrupted = Thread.interrupted();
-                lock.release();
+                release(recorded, lock);
                 if (interrupted) {
                     Thread.currentThread().interrupt();
                 }
@@ -77,6 +100,16 @@ final class BlockingOperations extends WorkerOperations {
             return "released";
         } catch (RuntimeException e) {
             return OperationOutcomes.classify(e);
+        }
+    }
+
+    private static void release(RecordedLock recorded, DistributedLock lock) {
+        OperationHistory.Pending release = recorded.releaseInvokedNow();
+        try {
+            recorded.completed(release, lock.release() ? LockOperation.Outcome.OK : LockOperation.Outcome.FAIL);
+        } catch (RuntimeException e) {
+            recorded.completed(release, RecordedLock.releaseOutcome(e));
+            throw e;
         }
     }
 }

@@ -16,7 +16,7 @@ import io.smallrye.mutiny.subscription.Cancellable;
 final class CancelledOperations extends WorkerOperations {
 
     /** How long an overriding request may take effect after its caller stopped waiting for it. */
-    private static final long OVERRIDE_MARGIN_MICROS = 3_000_000;
+    static final long OVERRIDE_MARGIN_MICROS = 3_000_000;
 
     CancelledOperations(FaultWorker worker, LoggedSections sections) {
         super(worker, sections);

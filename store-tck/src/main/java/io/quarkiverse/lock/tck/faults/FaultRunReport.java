@@ -17,11 +17,12 @@ import org.assertj.core.api.SoftAssertions;
  * @param outcomes how many operations ended each way
  * @param faults how many faults of each kind were injected
  * @param verdict the check of the sections
+ * @param history the check of the history of acquisitions and releases
  * @param leftInStore what was left in the store once every lease had run out
  * @param handlesStillHolding the handles that still reported a hold then (which tells who holds a stuck key)
  */
 public record FaultRunReport(long operations, Duration took, boolean stoppedByDeadline, Map<String, Long> outcomes,
-        Map<String, Long> faults, SectionChecker.Verdict verdict, List<String> leftInStore,
+        Map<String, Long> faults, SectionChecker.Verdict verdict, HistoryChecker.Verdict history, List<String> leftInStore,
         List<HandleStillHolding> handlesStillHolding) {
 
     /** How many violations of each kind the report shows in full. */
@@ -44,7 +45,7 @@ public record FaultRunReport(long operations, Duration took, boolean stoppedByDe
 
     /**
      * Asserts that the run checked something and found nothing wrong: no operation failed the harness or hung, no
-     * overlap, no violation, nothing left in the store.
+     * overlap, no violation of the sections' check or of the history's, nothing left in the store.
      */
     public void assertFaultless() {
         SoftAssertions softly = new SoftAssertions();
@@ -54,6 +55,8 @@ public record FaultRunReport(long operations, Duration took, boolean stoppedByDe
                 + outcomes).isZero();
         softly.assertThat(verdict.overlaps).as("overlaps: " + summary()).isZero();
         softly.assertThat(verdict.violations).as("violations: " + summary()).isEmpty();
+        softly.assertThat(history.holds()).as("holds in the history").isPositive();
+        softly.assertThat(history.violations()).as(history.summary()).isEmpty();
         softly.assertThat(leftInStore).as("stuck keys: " + summary()).isEmpty();
         softly.assertAll();
     }
@@ -90,6 +93,7 @@ public record FaultRunReport(long operations, Duration took, boolean stoppedByDe
                 verdict.sectionsChecked, verdict.excusedOverlaps));
         out.append(String.format("overlaps: %d%n", verdict.overlaps));
         out.append(String.format("violations: %d %s%n", verdict.violations.size(), verdict.countsByKind()));
+        out.append(history.describe(origin, EXAMPLES));
         out.append(String.format("stuck keys (left in the store after every lease ran out): %d %s%n",
                 leftInStore.size(), leftInStore));
         out.append(String.format("handles still reporting a hold at the end: %d (stale, their leases ran out, "

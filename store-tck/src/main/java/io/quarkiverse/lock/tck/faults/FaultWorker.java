@@ -135,8 +135,9 @@ final class FaultWorker implements Runnable {
     }
 
     private TrackedHandle newHandle(String key, LockType type) {
+        String id = run.nextHandleId(instance);
         ReactiveDistributedLock lock = registry.obtain(key, type).withLeaseRenewal(random.nextBoolean());
-        TrackedHandle handle = new TrackedHandle(run.nextHandleId(instance), instance, key, type, lock,
+        TrackedHandle handle = new TrackedHandle(id, instance, key, type, run.recorded(lock, id, type, current.name()),
                 current.name());
         run.track(handle);
         used = handle;

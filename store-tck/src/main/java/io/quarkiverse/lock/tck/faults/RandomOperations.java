@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.LockType;
+import io.quarkiverse.lock.ReactiveDistributedLock;
 
 /**
  * The workers of a randomized fault run ({@link FaultWorker}), and what they share: how many operations ran, the
@@ -20,6 +22,8 @@ final class RandomOperations {
 
     private final FaultRunSettings settings;
     private final LoggedSections sections;
+    private final SectionLog log;
+    private final OperationHistory history = new OperationHistory();
     private final List<String> keys;
     private final long defaultLeaseMillis;
     private final AtomicLong started = new AtomicLong();
@@ -39,6 +43,7 @@ final class RandomOperations {
     RandomOperations(FaultRunSettings settings, SectionLog log, List<String> keys, Duration defaultLease) {
         this.settings = settings;
         this.sections = new LoggedSections(log);
+        this.log = log;
         this.keys = keys;
         this.defaultLeaseMillis = defaultLease.toMillis();
         this.deadline = System.nanoTime() + settings.maxDuration().toNanos();
@@ -147,6 +152,25 @@ final class RandomOperations {
      */
     String nextHandleId(int instance) {
         return "i" + instance + "h" + handleIds.incrementAndGet();
+    }
+
+    /**
+     * @param lock a handle made for the run
+     * @param id its id
+     * @param type its type
+     * @param operation the operation that made it
+     * @return the handle, recording its acquisitions and releases in the run's history
+     */
+    RecordedLock recorded(ReactiveDistributedLock lock, String id, LockType type, String operation) {
+        return new RecordedLock(lock, history, log::now, id, type == LockType.REENTRANT, type == LockType.OVERRIDING,
+                defaultLeaseMillis, operation);
+    }
+
+    /**
+     * @return the history of the run's acquisitions and releases
+     */
+    OperationHistory history() {
+        return history;
     }
 
     /**

@@ -11,8 +11,9 @@ import io.quarkiverse.lock.spi.LockRegistrySettings;
 /**
  * The randomized fault harness: one run on one store starts the instances ({@link FaultFixture}), runs random
  * operations ({@link FaultOperation}) from many workers while faults are injected, stops the faults, lets the longest
- * lease run out, then checks the logged sections ({@link SectionChecker}) and what is left in the store, and prints the
- * report. No lock may be held twice, tokens must rise, and no lock may be left held. Seed, size and soak:
+ * lease run out, then checks the logged sections ({@link SectionChecker}), the history of acquisitions and releases
+ * ({@link HistoryChecker}) and what is left in the store, and prints the report. No lock may be held twice, tokens must rise,
+ * and no lock may be left held. Seed, size and soak:
  * {@link FaultRunSettings}.
  */
 public final class RandomizedFaultRun {
@@ -143,8 +144,10 @@ public final class RandomizedFaultRun {
             List<String> left = store.leftInStore(keys);
             List<Section> sections = log.sections();
             SectionChecker.Verdict verdict = SectionChecker.check(sections, log.overridingWindows());
+            HistoryChecker.Verdict history = HistoryChecker.check(operations.history().operations(),
+                    CancelledOperations.OVERRIDE_MARGIN_MICROS);
             FaultRunReport report = new FaultRunReport(ran, took, operations.stoppedByDeadline(), operations.outcomes(),
-                    store.faultCounts(), verdict, left, operations.handlesStillHolding());
+                    store.faultCounts(), verdict, history, left, operations.handlesStillHolding());
             report.print(store.name(), settings, origin, timeline);
             printOverridesNear(verdict, log.overridingWindows(), origin);
             printStoreChangesNear(store, verdict, sections, timeline, origin);

@@ -1,7 +1,6 @@
 package io.quarkiverse.lock.tck.faults;
 
 import io.quarkiverse.lock.LockType;
-import io.quarkiverse.lock.ReactiveDistributedLock;
 
 /**
  * A lock handle of a fault run, with the ids the section log needs.
@@ -10,13 +9,14 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
  * @param instance the instance (registry) it belongs to
  * @param key the lock key
  * @param type its type
- * @param lock the handle
+ * @param lock the handle, recording its operations
  * @param operation the operation using it now
  */
-record TrackedHandle(String id, int instance, String key, LockType type, ReactiveDistributedLock lock,
+record TrackedHandle(String id, int instance, String key, LockType type, RecordedLock lock,
         String operation) {
 
     TrackedHandle during(String operation) {
+        lock.during(operation);
         return new TrackedHandle(id, instance, key, type, lock, operation);
     }
 
