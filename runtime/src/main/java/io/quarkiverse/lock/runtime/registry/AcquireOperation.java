@@ -166,7 +166,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
             }
             if (result.acquired()) {
                 if (ledger.grant()) {
-                    granted(result.token(), ledger.leaseSinceNanos(sentNanos));
+                    granted(result.token(), ledger.leaseSinceNanos(sentNanos), sentNanos);
                 }
                 return;
             }
@@ -214,7 +214,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
          */
         private void onHandedOver(long token) {
             switch (ledger.handOver(token)) {
-                case GRANTED -> granted(token, ledger.leaseSinceNanos(0));
+                case GRANTED -> granted(token, ledger.leaseSinceNanos(0), System.nanoTime());
                 case ASK_STORE -> {
                     Cancellable paused = pause;
                     if (paused != null) {
@@ -231,9 +231,15 @@ final class AcquireOperation extends AbstractUni<Hold> {
          * Records the grant in the handle and delivers its hold; a stale grant (the handle has a later one) is taken
          * back and delivered as not acquired.
          */
-        private void granted(long token, long sentNanos) {
+        /**
+         * @param leaseSinceNanos when the lease began at the latest: the send time of the attempt that was granted,
+         *        or of the last refused one for a hand-over
+         * @param askedNanos when the grant was asked for: the granted attempt's send time, or when the hand-over
+         *        was heard
+         */
+        private void granted(long token, long leaseSinceNanos, long askedNanos) {
             finish();
-            Hold hold = handle.onGranted(owner, token, leaseMillis, sentNanos);
+            Hold hold = handle.onGranted(owner, token, leaseMillis, leaseSinceNanos, askedNanos);
             if (hold == null) {
                 takeBack().subscribe().with(ignored -> deliver(null));
             } else {

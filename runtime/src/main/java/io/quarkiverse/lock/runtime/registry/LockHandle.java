@@ -238,32 +238,45 @@ final class LockHandle implements ReactiveDistributedLock {
     /**
      * Records a grant from the store as this handle's hold, and starts renewing its lease if this handle renews. A
      * hold the handle still had is over: the store granted another acquisition after it, so that hold's lease had run
-     * out or it was taken over (or the store lost it). A grant is stale when its request was sent before the handle
-     * recorded a later grant with a higher token, held still or released since: the store granted it before that one,
-     * so it is over in the store. A grant below an earlier one whose request was sent after that one was recorded is
-     * not stale: the store's tokens went back (it lost its data), and the grant is the store's word now.
+     * out or it was taken over. A grant asked for before the handle recorded a later grant is stale: with a lower
+     * token, the store made it before that one, so it is over in the store; with a higher token, the store made it
+     * after, so that later grant is over instead, and its hold (if the handle still has it) is found lost. A grant
+     * asked for after the latest one was recorded stands whatever its token: below it, the store's tokens went back
+     * (it lost its data). Every hold this ends is also taken back by its owner id, which frees nothing if the store
+     * had already ended it, and frees what a store that lost its data granted since.
      *
-     * @param sentNanos when the request that was granted was sent: the lease runs at least until then plus the lease
+     * @param leaseSinceNanos when the lease began at the latest: it runs at least until then plus the lease
+     * @param askedNanos when the grant was asked for (its request sent, or its hand-over heard)
      * @return the hold made of the grant, or {@code null} if the grant is stale (its acquisition then takes back what
      *         it was granted, and does not hold the lock)
      */
-    Hold onGranted(String owner, long token, long leaseMillis, long sentNanos) {
+    Hold onGranted(String owner, long token, long leaseMillis, long leaseSinceNanos, long askedNanos) {
         HandleOptions current = options;
         Hold granted = current.strategy().newHold(owner, token, leaseMillis, current.holdAtLeastMillis(), this,
                 current.renewLease());
-        Hold previous;
+        Hold ended;
+        boolean stale;
         synchronized (grants) {
             Grant last = latestGrant;
-            if (last != null && last.token() > token && sentNanos - last.recordedNanos() < 0) {
-                return null;
+            stale = last != null && askedNanos - last.recordedNanos() < 0;
+            if (stale) {
+                Hold held = hold;
+                ended = last.token() < token && held != null && held.token() == last.token()
+                        && HOLD.compareAndSet(this, held, null) ? held : null;
+            } else {
+                ended = (Hold) HOLD.getAndSet(this, granted);
+                latestGrant = new Grant(token, System.nanoTime());
             }
-            previous = (Hold) HOLD.getAndSet(this, granted);
-            latestGrant = new Grant(token, System.nanoTime());
         }
-        if (previous != null) {
-            previous.lose(new LockExpiredException(key));
+        if (ended != null) {
+            ended.lose(new LockExpiredException(key));
+            TakeBack.send(services, key, ended.owner(), ended.longestLeaseMillis()).subscribe().with(ignored -> {
+            });
         }
-        granted.startRenewal(sentNanos);
+        if (stale) {
+            return null;
+        }
+        granted.startRenewal(leaseSinceNanos);
         return granted;
     }
 
