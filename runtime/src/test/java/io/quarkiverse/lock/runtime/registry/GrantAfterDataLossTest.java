@@ -21,8 +21,8 @@ import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Review of bf4ec11: the stale rule ("a grant is stale only if the handle's latest grant has a higher token and this
- * grant's request was sent before that grant was recorded") around a store that lost its data.
+ * The stale-grant rule around a store that lost its data and restarted its tokens: a grant asked for after the
+ * handle's latest grant stands, and a late reply asked for before it neither replaces it nor strands it.
  */
 class GrantAfterDataLossTest {
 
