@@ -22,13 +22,14 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
- * One process of the reliability harness, in one of three roles:
+ * One process of the reliability harness, in one of these roles; in each, every acquisition and release also goes to a
+ * history ({@link OperationLog}), with its times on the clock of the Redis server the default client names:
+ * {@code {<log>}:history} for {@code contend}, {@code {<key>}:history} for the others.
  * <ul>
  * <li>{@code contend <keys> <sections> <workers> <log> [ride-out]}: workers run critical sections on a few keys; each
  * section appends {@code S|key|token|owner} and then {@code E|key|token|owner} to the Redis list {@code log}, which
- * orders the sections of every process in one sequence for the checker, and its acquisition and release, with their
- * times on the Redis server's clock, to the list {@code {<log>}:history} (the store TCK's {@code LockOperation}
- * lines); with {@code ride-out}, a section that fails with a store failure ({@code LockFailureException}: the store is
+ * orders the sections of every process in one sequence for the checker; with {@code ride-out}, a section that fails with a
+ * store failure ({@code LockFailureException}: the store is
  * down) is tried again after a pause, and the process prints {@code FAILED <count>} before {@code DONE};</li>
  * <li>{@code hold <key> <leaseMillis>}: takes the lock, prints {@code HOLDING <token> <asked> <granted>} (epoch
  * milliseconds before and after the acquisition: the lease began in between), and sleeps until it is killed;</li>
@@ -47,6 +48,8 @@ public class ContenderMain implements QuarkusApplication {
 
     /** How long a section that met a store failure waits before it tries again, in a {@code ride-out} run. */
     private static final Duration RETRY_PAUSE = Duration.ofMillis(100);
+    /** The bound of each step that only reads the clock of the section log's server or writes the history. */
+    private static final Duration STEP = Duration.ofSeconds(10);
 
     @Inject
     LockRegistry locks;
@@ -56,6 +59,9 @@ public class ContenderMain implements QuarkusApplication {
 
     @Inject
     FencedCounter counter;
+
+    @Inject
+    OperationLog history;
 
     @Override
     public int run(String... args) throws Exception {
@@ -103,35 +109,27 @@ public class ContenderMain implements QuarkusApplication {
 
     private Uni<Void> section(String key, String log) {
         ReactiveDistributedLock lock = locks.obtain(key);
-        String owner = System.identityHashCode(lock) + "@" + ProcessHandle.current().pid();
+        String owner = owner(lock);
         long[] acquiredAndReleasing = new long[2];
         long[] token = { -1 };
-        return now().flatMap(invoked -> lock.acquireAndExecute(Duration.ofSeconds(60), Uni.createFrom().deferred(() -> {
-            token[0] = lock.fencingToken().getAsLong();
-            String entry = key + "|" + token[0] + "|" + owner;
-            return now().invoke(time -> acquiredAndReleasing[0] = time)
-                    .flatMap(ignored -> redis.list(String.class).rpush(log, "S|" + entry))
-                    .flatMap(ignored -> redis.list(String.class).rpush(log, "E|" + entry))
-                    .flatMap(ignored -> now()).invoke(time -> acquiredAndReleasing[1] = time);
-        })).flatMap(ignored -> now()).flatMap(released -> redis.list(String.class).rpush("{" + log + "}:history",
-                operation("ACQUIRE", key, owner, expireAfterMillis(), invoked, acquiredAndReleasing[0], token[0]),
-                operation("RELEASE", key, owner, 0, acquiredAndReleasing[1], released, token[0]))))
-                .replaceWithVoid();
+        return history.now().flatMap(invoked -> lock.acquireAndExecute(Duration.ofSeconds(60),
+                Uni.createFrom().deferred(() -> {
+                    token[0] = lock.fencingToken().getAsLong();
+                    String entry = key + "|" + token[0] + "|" + owner;
+                    return history.now().invoke(time -> acquiredAndReleasing[0] = time)
+                            .flatMap(ignored -> redis.list(String.class).rpush(log, "S|" + entry))
+                            .flatMap(ignored -> redis.list(String.class).rpush(log, "E|" + entry))
+                            .flatMap(ignored -> history.now()).invoke(time -> acquiredAndReleasing[1] = time);
+                })).flatMap(ignored -> history.now()).flatMap(released -> history.append(log,
+                        OperationLog.line("contend", "ACQUIRE", key, owner, expireAfterMillis(), invoked,
+                                acquiredAndReleasing[0], "OK", token[0]),
+                        OperationLog.line("contend", "RELEASE", key, owner, 0, acquiredAndReleasing[1], released,
+                                "OK", token[0]))));
     }
 
-    /** A lock operation that took effect, as the store TCK's {@code LockOperation.line()} writes it. */
-    private static String operation(String kind, String key, String owner, long leaseMillis, long invoked,
-            long completed, long token) {
-        return String.join("|", "contend", kind, key, owner, "0", "0", Long.toString(leaseMillis),
-                Long.toString(invoked), Long.toString(completed), "OK", Long.toString(token));
-    }
-
-    /**
-     * @return the Redis server's clock, in microseconds
-     */
-    private Uni<Long> now() {
-        return redis.execute("TIME").map(time -> Long.parseLong(time.get(0).toString()) * 1_000_000
-                + Long.parseLong(time.get(1).toString()));
+    /** The handle's name in the history: unique across the processes of a run. */
+    private static String owner(ReactiveDistributedLock lock) {
+        return System.identityHashCode(lock) + "@" + ProcessHandle.current().pid();
     }
 
     private long expireAfterMillis() {
@@ -140,30 +138,52 @@ public class ContenderMain implements QuarkusApplication {
 
     private int hold(String key, Duration lease) throws InterruptedException {
         ReactiveDistributedLock lock = locks.obtain(key);
+        long invoked = history.now().await().atMost(STEP);
         long asked = System.currentTimeMillis();
         if (!lock.acquire(Duration.ZERO, lease).await().atMost(Duration.ofMinutes(1))) {
             System.out.println("NOT ACQUIRED");
             return 1;
         }
-        System.out.println("HOLDING " + lock.fencingToken().getAsLong() + " " + asked + " "
-                + System.currentTimeMillis());
+        long granted = System.currentTimeMillis();
+        long token = lock.fencingToken().getAsLong();
+        history.append(key, OperationLog.line("hold", "ACQUIRE", key, owner(lock), lease.toMillis(), invoked,
+                history.now().await().atMost(STEP), "OK", token)).await().atMost(STEP);
+        System.out.println("HOLDING " + token + " " + asked + " " + granted);
         Thread.sleep(Duration.ofMinutes(10).toMillis());
         return 0;
     }
 
     private int count(String key, String counterKey, int sections, boolean fenced) throws Exception {
         ReactiveDistributedLock lock = locks.obtain(key).withLeaseRenewal(true);
+        String owner = owner(lock);
         for (int i = 0; i < sections; i++) {
-            long[] token = new long[1];
+            long[] token = { -1 };
+            long[] acquiredAndReleasing = { -1, -1 };
+            long invoked = history.now().await().atMost(STEP);
+            boolean held;
             try {
-                lock.acquireAndExecute(Duration.ofSeconds(30), counter.increment(counterKey, () -> {
-                    token[0] = lock.fencingToken().getAsLong();
-                    return token[0];
-                }, fenced)).await().atMost(Duration.ofMinutes(1));
+                lock.acquireAndExecute(Duration.ofSeconds(30), history.now()
+                        .invoke(time -> acquiredAndReleasing[0] = time)
+                        .flatMap(ignored -> counter.increment(counterKey, () -> {
+                            token[0] = lock.fencingToken().getAsLong();
+                            return token[0];
+                        }, fenced)).call(ignored -> history.now().invoke(time -> acquiredAndReleasing[1] = time)))
+                        .await().atMost(Duration.ofMinutes(1));
                 System.out.println("SECTION " + token[0] + " OK");
+                held = true;
             } catch (LockExpiredException lost) {
                 System.out.println("SECTION " + token[0] + " LOST");
+                held = false;
             }
+            long completed = history.now().await().atMost(STEP);
+            // The release of a lost hold, which fails, is recorded as invoked at the end: the checker then treats the
+            // hold as the section saw it, held until it was told, which only the lease's end excuses.
+            history.append(key,
+                    OperationLog.line("count", "ACQUIRE", key, owner, expireAfterMillis(), invoked,
+                            acquiredAndReleasing[0], "OK", token[0]),
+                    OperationLog.line("count", "RELEASE", key, owner, 0, held ? acquiredAndReleasing[1] : completed,
+                            completed, held ? "OK" : "FAIL", token[0]))
+                    .await().atMost(STEP);
             counter.awaitLastWrite();
         }
         System.out.println("DONE");
@@ -173,12 +193,23 @@ public class ContenderMain implements QuarkusApplication {
     private int await(String key, Duration lease) {
         ReactiveDistributedLock lock = locks.obtain(key);
         System.out.println("WAITING " + System.currentTimeMillis());
+        long invoked = history.now().await().atMost(STEP);
         if (!lock.acquire(Duration.ofSeconds(30), lease).await().atMost(Duration.ofMinutes(1))) {
             System.out.println("NOT ACQUIRED");
             return 1;
         }
-        System.out.println("ACQUIRED " + lock.fencingToken().getAsLong() + " " + System.currentTimeMillis());
-        lock.release().await().atMost(Duration.ofSeconds(10));
+        long acquiredAt = System.currentTimeMillis();
+        long acquired = history.now().await().atMost(STEP);
+        long token = lock.fencingToken().getAsLong();
+        long releasing = history.now().await().atMost(STEP);
+        boolean released = lock.release().await().atMost(Duration.ofSeconds(10));
+        history.append(key,
+                OperationLog.line("await", "ACQUIRE", key, owner(lock), lease.toMillis(), invoked, acquired, "OK",
+                        token),
+                OperationLog.line("await", "RELEASE", key, owner(lock), 0, releasing,
+                        history.now().await().atMost(STEP), released ? "OK" : "FAIL", token))
+                .await().atMost(STEP);
+        System.out.println("ACQUIRED " + token + " " + acquiredAt);
         return 0;
     }
 }

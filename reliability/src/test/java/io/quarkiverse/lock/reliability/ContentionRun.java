@@ -8,14 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
-import io.quarkiverse.lock.tck.faults.HistoryChecker;
-import io.quarkiverse.lock.tck.faults.LockOperation;
-
 /**
  * The contention run of the reliability tests, on whichever store: three JVM processes of the harness run critical
  * sections on four keys, and the shared log of every section start and end, ordered by Redis, proves that no two
  * sections of one key overlapped and that fencing tokens strictly increased; the history of their acquisitions and
- * releases, on the clock of that Redis server, is checked against a fenced mutex ({@link HistoryChecker}). CI-sized: 21,000
+ * releases, on the clock of that Redis server, is checked against a fenced mutex ({@link RecordedHistory}). CI-sized: 21,000
  * sections;
  * {@code -Dreliability.soak=true}: 300,000.
  */
@@ -37,19 +34,6 @@ final class ContentionRun {
     }
 
     private ContentionRun() {
-    }
-
-    /**
-     * @param lines the acquisitions and releases of every process, as {@link LockOperation#line()} writes them, on the
-     *        clock of the Redis server that keeps the log
-     * @return the history's verdict
-     */
-    static HistoryChecker.Verdict checkHistory(List<String> lines) {
-        List<LockOperation> history = new ArrayList<>();
-        for (String line : lines) {
-            history.add(LockOperation.parse(history.size() + 1, line));
-        }
-        return HistoryChecker.check(history, 0);
     }
 
     /**
@@ -83,10 +67,7 @@ final class ContentionRun {
             System.out.printf("Checked %d critical sections of %d processes on %d keys of %s in %d ms: no overlap, "
                     + "tokens strictly increasing%n", SectionLog.sections(log), PROCESSES, KEYS, store,
                     elapsed.toMillis());
-            HistoryChecker.Verdict history = checkHistory(Processes.readList(logPort, "{sections}:history"));
-            assertThat(history.holds()).isEqualTo(PROCESSES * sectionsPerProcess);
-            assertThat(history.violations()).as(history.describe(0, 5)).isEmpty();
-            System.out.println(history.summary());
+            RecordedHistory.check(logPort, "sections", (long) PROCESSES * sectionsPerProcess);
         } finally {
             contenders.forEach(Processes.Contender::close);
         }

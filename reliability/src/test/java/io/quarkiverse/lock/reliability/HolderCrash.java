@@ -7,7 +7,7 @@ import java.time.Duration;
 /**
  * What the crash tests of every store check once a holder process holds the lock and a waiter process waits for it:
  * after {@code kill -9} of the holder, the waiter gets the lock once the holder's lease ends, not before, and within
- * lease + 500 ms.
+ * lease + 500 ms; and the history of both processes' acquisitions and releases fits a fenced mutex.
  */
 final class HolderCrash {
 
@@ -19,10 +19,12 @@ final class HolderCrash {
      * between {@code asked} and {@code granted} (epoch milliseconds).
      *
      * @param who how the report line names the holder, such as {@code "Holder"}
+     * @param logPort the port of the redis-server where both processes write their history
+     * @param key the lock's key
      * @param leaseMillis the holder's lease
      */
-    static void crashAndTakeOver(String who, Processes.Contender holder, Processes.Contender waiter, long leaseMillis,
-            long asked, long granted) throws Exception {
+    static void crashAndTakeOver(String who, Processes.Contender holder, Processes.Contender waiter, int logPort,
+            String key, long leaseMillis, long asked, long granted) throws Exception {
         waiter.awaitLine("WAITING", Duration.ofSeconds(30));
         Process kill = new ProcessBuilder("kill", "-9", Long.toString(holder.pid())).inheritIO().start();
         assertThat(kill.waitFor()).isZero();
@@ -38,5 +40,7 @@ final class HolderCrash {
         System.out.printf("%s killed %d ms into its %d ms lease; the lock was taken %d to %d ms after the lease "
                 + "ended%n", who, killedAt - granted, leaseMillis, acquiredAt - granted - leaseMillis,
                 acquiredAt - asked - leaseMillis);
+        RecordedHistory.recordDeathOfHolders(logPort, key);
+        RecordedHistory.check(logPort, key, 2);
     }
 }

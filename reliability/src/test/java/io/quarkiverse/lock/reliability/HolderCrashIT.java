@@ -21,7 +21,8 @@ class HolderCrashIT {
             String[] holding = holder.awaitLine("HOLDING", Duration.ofSeconds(30)).split(" ");
             try (Processes.Contender waiter = Processes.start(redis.uri(), "await", "crash",
                     Long.toString(LEASE_MILLIS))) {
-                HolderCrash.crashAndTakeOver("Holder", holder, waiter, LEASE_MILLIS, Long.parseLong(holding[2]),
+                HolderCrash.crashAndTakeOver("Holder", holder, waiter, redis.port(), "crash", LEASE_MILLIS,
+                        Long.parseLong(holding[2]),
                         Long.parseLong(holding[3]));
             }
         } finally {

@@ -173,6 +173,24 @@ final class Processes {
                 .orElseThrow(() -> new IllegalStateException("no value at " + key));
     }
 
+    /**
+     * @param port the Redis server's port
+     * @param key the list
+     * @param entry appended at the list's end, with {@code redis-cli}
+     */
+    static void append(int port, String key, String entry) throws IOException, InterruptedException {
+        redisCli(port, "RPUSH", key, entry);
+    }
+
+    /**
+     * @param port the Redis server's port
+     * @return the server's clock ({@code TIME}), in microseconds
+     */
+    static long serverMicros(int port) throws IOException, InterruptedException {
+        List<String> time = redisCli(port, "TIME");
+        return Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1));
+    }
+
     private static List<String> redisCli(int port, String... command) throws IOException, InterruptedException {
         List<String> arguments = new ArrayList<>(List.of("redis-cli", "-c", "-p", Integer.toString(port), "--raw"));
         arguments.addAll(List.of(command));

@@ -135,15 +135,20 @@ abstract class SqlStoreProcesses {
     @Test
     void anotherProcessGetsTheLockOfAKilledHolderRightAfterItsLeaseEnds() throws Exception {
         String lease = Long.toString(leaseMillis());
-        try (Processes.Contender holder = start(datasource(), "hold", "crash", lease)) {
+        RedisServer log = RedisServer.start();
+        List<String> settings = new ArrayList<>(datasource());
+        settings.add("-Dquarkus.redis.hosts=" + log.uri());
+        try (Processes.Contender holder = start(settings, "hold", "crash", lease)) {
             String[] holding = holder.awaitLine("HOLDING", Duration.ofSeconds(30)).split(" ");
             assertThat(holder.output()).as("the build that locks on %s", database()).contains(feature());
             long asked = Long.parseLong(holding[2]);
             long granted = Long.parseLong(holding[3]);
-            try (Processes.Contender waiter = start(datasource(), "await", "crash", lease)) {
-                HolderCrash.crashAndTakeOver(database() + ": holder", holder, waiter, leaseMillis(), asked,
-                        granted);
+            try (Processes.Contender waiter = start(settings, "await", "crash", lease)) {
+                HolderCrash.crashAndTakeOver(database() + ": holder", holder, waiter, log.port(), "crash",
+                        leaseMillis(), asked, granted);
             }
+        } finally {
+            log.shutdown();
         }
     }
 }
