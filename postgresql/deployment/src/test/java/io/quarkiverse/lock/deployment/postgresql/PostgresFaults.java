@@ -59,8 +59,22 @@ final class PostgresFaults extends RegistryFixture {
      * @return a store on that pool, with keys under "lock:"
      */
     PostgresLockStore store(Pool pool, String table, boolean createSchema, Duration operationTimeout) {
-        PostgresLockStore store = new PostgresLockStore(vertx(), pool, new PostgresLockStoreSettings(
-                PostgresTable.parse(table), "lock:", createSchema, true, Duration.ofHours(1), operationTimeout));
+        return store(pool, table, createSchema, operationTimeout, PostgresLockStoreSettings.defaultMaxConnections());
+    }
+
+    /**
+     * @param pool the store's pool, closed after the test
+     * @param table the lock table
+     * @param createSchema whether the store creates the table
+     * @param operationTimeout how long one operation may take
+     * @param maxConnections how many connections the store's statements may hold at once
+     * @return a store on that pool, with keys under "lock:"
+     */
+    PostgresLockStore store(Pool pool, String table, boolean createSchema, Duration operationTimeout,
+            int maxConnections) {
+        PostgresLockStore store = new PostgresLockStore(vertx(), pool,
+                new PostgresLockStoreSettings(PostgresTable.parse(table), "lock:", createSchema, true,
+                        Duration.ofHours(1), operationTimeout, maxConnections));
         closeAfterEach(store::close);
         return store;
     }

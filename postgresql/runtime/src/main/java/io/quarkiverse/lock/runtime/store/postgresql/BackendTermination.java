@@ -1,13 +1,19 @@
 package io.quarkiverse.lock.runtime.store.postgresql;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jboss.logging.Logger;
 
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgConnection;
 import io.vertx.pgclient.PgException;
 
 /**
@@ -21,6 +27,12 @@ import io.vertx.pgclient.PgException;
  * committed and whose reply was lost, nor one whose bytes are still on the way. A role that may not terminate the
  * session (one the pool does not connect as) is told once in the log; the statement then ends when its connection
  * does.
+ * <p>
+ * A round is itself a statement whose reply may be lost: it runs on a connection it takes from the pool, and one that
+ * gets no answer within the timeout keeps that connection out of the pool (handed back, it would carry the unanswered
+ * round to the next user) and leaves its own server process to the next round, which ends it along with its target.
+ * Without that, each lost round would hold a connection for ever, until the pool had none left for the rounds, and
+ * the abandoned statements' keys would wait for ever.
  */
 final class BackendTermination {
 
@@ -29,16 +41,20 @@ final class BackendTermination {
     private static final long ROUND_MILLIS = 50;
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
     /**
-     * Whether the process is gone, and if it is not, signals it (in a column of its own: the planner would drop a
-     * call whose result cannot change the answer). A process id is reused only once the ids wrap around.
+     * Whether the process {@code $1} is gone, and if it is not, signals it (in a column of its own: the planner would
+     * drop a call whose result cannot change the answer); and signals the processes {@code $2} of earlier rounds that
+     * got no answer. A process id is reused only once the ids wrap around.
      */
     private static final String TERMINATE = """
-            SELECT NOT a.present, CASE WHEN a.present THEN pg_terminate_backend($1::int) END
+            SELECT NOT a.present, CASE WHEN a.present THEN pg_terminate_backend($1::int) END,
+                (SELECT bool_and(pg_terminate_backend(p)) FROM unnest($2::int[]) AS p)
             FROM (SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1::int) AS present) a""";
 
     private final Vertx vertx;
     private final Pool pool;
     private final Duration timeout;
+    /** The server processes of rounds that got no answer, each keeping its connection until a later round ends it. */
+    private final Set<Integer> unanswered = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private volatile boolean warned;
 
@@ -64,23 +80,47 @@ final class BackendTermination {
             gone.complete(false);
             return;
         }
-        pool.preparedQuery(TERMINATE).execute(Tuple.of(processId))
-                .ifNoItem().after(timeout).fail()
-                .subscribe().with(rows -> {
-                    if (rows.iterator().next().getBoolean(0)) {
-                        LOG.debugf("The server process %d of a statement that got no answer is gone", processId);
-                        gone.complete(true);
-                    } else {
-                        again(processId, gone);
-                    }
-                }, failure -> {
-                    if (failure instanceof PgException pg && INSUFFICIENT_PRIVILEGE.equals(pg.getSqlState())) {
-                        refused(processId, pg);
-                        gone.complete(false);
-                    } else {
-                        again(processId, gone);
-                    }
-                });
+        pool.getConnection().subscribe().with(connection -> round(connection, processId, gone),
+                failure -> again(processId, gone));
+    }
+
+    private void round(SqlConnection connection, int processId, CompletableFuture<Boolean> gone) {
+        Integer[] earlier = unanswered.toArray(Integer[]::new);
+        AtomicBoolean answered = new AtomicBoolean();
+        long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+            if (answered.compareAndSet(false, true)) {
+                if (connection.getDelegate() instanceof PgConnection pg) {
+                    unanswered.add(pg.processId());
+                }
+                again(processId, gone);
+            }
+        });
+        connection.preparedQuery(TERMINATE).execute(Tuple.of(processId, earlier)).subscribe().with(rows -> {
+            if (!answered.compareAndSet(false, true)) {
+                return;
+            }
+            vertx.cancelTimer(timer);
+            connection.closeAndForget();
+            unanswered.removeAll(List.of(earlier));
+            if (rows.iterator().next().getBoolean(0)) {
+                LOG.debugf("The server process %d of a statement that got no answer is gone", processId);
+                gone.complete(true);
+            } else {
+                again(processId, gone);
+            }
+        }, failure -> {
+            if (!answered.compareAndSet(false, true)) {
+                return;
+            }
+            vertx.cancelTimer(timer);
+            connection.closeAndForget();
+            if (failure instanceof PgException pg && INSUFFICIENT_PRIVILEGE.equals(pg.getSqlState())) {
+                refused(processId, pg);
+                gone.complete(false);
+            } else {
+                again(processId, gone);
+            }
+        });
     }
 
     private void again(int processId, CompletableFuture<Boolean> gone) {
