@@ -33,8 +33,8 @@ import io.vertx.pgclient.PgException;
  * @param pool the pool the statements run on
  * @param timeout how long a statement may go without an answer ({@code quarkus.lock.operation-timeout})
  * @param termination ends the server processes of abandoned statements
- * @param gate how many statements hold a connection at once ({@code quarkus.lock.postgresql.max-connections}): the
- *        others wait there, unsent, for one to be answered
+ * @param gate how many statements hold a connection at once ({@code quarkus.lock.postgresql.max-connections}),
+ *        abandoned ones included until their sessions end: the others wait there, unsent, for one to be answered
  */
 record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermination termination,
         StatementGate gate) {
@@ -138,8 +138,10 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
         }
 
         /**
-         * Gives up the statement's place in the gate, once: its caller has the answer, or the timeout ran out (an
-         * abandoned statement does not hold back the next ones while its session is ended).
+         * Gives up the statement's place in the gate, once: its connection went back to the pool, or its session
+         * ended. An abandoned statement keeps its place until then, since it keeps its connection: were it to leave
+         * earlier, abandoned statements could hold every connection of the pool during an outage, and the rounds that
+         * end their sessions ({@link BackendTermination}) would find none.
          */
         private void leaveGate() {
             synchronized (this) {
@@ -205,8 +207,8 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
             }
             if (release) {
                 connection.closeAndForget();
+                leaveGate();
             }
-            leaveGate();
             if (terminate) {
                 terminate();
             }
@@ -227,6 +229,7 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
 
         private void timedOut() {
             boolean terminate;
+            boolean leave;
             synchronized (this) {
                 if (answered) {
                     return;
@@ -234,8 +237,11 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
                 answered = true;
                 terminate = !terminating && !killed && connection.getDelegate() instanceof PgConnection;
                 terminating |= terminate;
+                leave = !terminating && !killed;
             }
-            leaveGate();
+            if (leave) {
+                leaveGate();
+            }
             if (terminate) {
                 terminate();
             }
@@ -266,6 +272,7 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
             if (release) {
                 connection.closeAndForget();
             }
+            leaveGate();
             if (gone) {
                 settled.complete(null);
             }

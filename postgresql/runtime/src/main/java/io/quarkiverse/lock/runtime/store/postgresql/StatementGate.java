@@ -9,10 +9,12 @@ import java.util.ArrayDeque;
  * connection in use is a server process to schedule, and a statement that waits for a connection of its own waits for
  * the pool's queue anyway.
  * <p>
- * A statement leaves as soon as its caller has its answer, or the operation timeout ran out for it: one abandoned on
- * a server that stopped answering does not keep the next ones from being sent once the server answers again (its
- * connection stays out of the pool until its session is ended, as the pool's bound says). Waiting here, a statement
- * has not been sent, and its caller's operation timeout runs as it would while it waits for the pool.
+ * A statement leaves once it no longer holds its connection: given back to the pool with its answer, or, for one
+ * abandoned after the operation timeout, once its session was ended (until then its connection stays out of the
+ * pool). So the store never holds more connections than the limit, however many statements an outage abandons, and
+ * the pool keeps connections for the rounds that end the abandoned sessions; once the server answers again, those
+ * rounds free the places within milliseconds. Waiting here, a statement has not been sent, and its caller's operation
+ * timeout runs as it would while it waits for the pool.
  */
 final class StatementGate {
 
@@ -45,7 +47,7 @@ final class StatementGate {
         start.run();
     }
 
-    /** Gives up a place: the statement that held it got its answer, or will not get one in time. */
+    /** Gives up a place: the statement that held it gave its connection back, or its session ended. */
     void leave() {
         Runnable next;
         synchronized (this) {
