@@ -18,11 +18,14 @@ import org.assertj.core.api.SoftAssertions;
  * @param faults how many faults of each kind were injected
  * @param verdict the check of the sections
  * @param history the check of the history of acquisitions and releases
+ * @param quiet whether every instance's store operations had ended within the bound after the run
+ *        ({@link FaultFixture#awaitQuiet}): one still queued on a key keeps that key from this instance for good
  * @param leftInStore what was left in the store once every lease had run out
  * @param handlesStillHolding the handles that still reported a hold then (which tells who holds a stuck key)
  */
 public record FaultRunReport(long operations, Duration took, boolean stoppedByDeadline, Map<String, Long> outcomes,
-        Map<String, Long> faults, SectionChecker.Verdict verdict, HistoryChecker.Verdict history, List<String> leftInStore,
+        Map<String, Long> faults, SectionChecker.Verdict verdict, HistoryChecker.Verdict history, boolean quiet,
+        List<String> leftInStore,
         List<HandleStillHolding> handlesStillHolding) {
 
     /** How many violations of each kind the report shows in full. */
@@ -45,7 +48,8 @@ public record FaultRunReport(long operations, Duration took, boolean stoppedByDe
 
     /**
      * Asserts that the run checked something and found nothing wrong: no operation failed the harness or hung, no
-     * overlap, no violation of the sections' check or of the history's, nothing left in the store.
+     * overlap, no violation of the sections' check or of the history's, no store operation still queued after the run,
+     * nothing left in the store.
      */
     public void assertFaultless() {
         SoftAssertions softly = new SoftAssertions();
@@ -57,6 +61,7 @@ public record FaultRunReport(long operations, Duration took, boolean stoppedByDe
         softly.assertThat(verdict.violations).as("violations: " + summary()).isEmpty();
         softly.assertThat(history.holds()).as("holds in the history").isPositive();
         softly.assertThat(history.violations()).as(history.summary()).isEmpty();
+        softly.assertThat(quiet).as("every instance's store operations ended after the run").isTrue();
         softly.assertThat(leftInStore).as("stuck keys: " + summary()).isEmpty();
         softly.assertAll();
     }
@@ -94,6 +99,7 @@ public record FaultRunReport(long operations, Duration took, boolean stoppedByDe
         out.append(String.format("overlaps: %d%n", verdict.overlaps));
         out.append(String.format("violations: %d %s%n", verdict.violations.size(), verdict.countsByKind()));
         out.append(history.describe(origin, EXAMPLES));
+        out.append(String.format("store operations still queued after the run: %s%n", quiet ? "none" : "some"));
         out.append(String.format("stuck keys (left in the store after every lease ran out): %d %s%n",
                 leftInStore.size(), leftInStore));
         out.append(String.format("handles still reporting a hold at the end: %d (stale, their leases ran out, "

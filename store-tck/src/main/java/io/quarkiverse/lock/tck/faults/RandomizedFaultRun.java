@@ -136,7 +136,8 @@ public final class RandomizedFaultRun {
             }
             Duration took = Duration.ofNanos(System.nanoTime() - started);
             // The leases count from the last grant, which a store may make late, from a queue that drains only now.
-            if (!store.awaitQuiet(QUIET)) {
+            boolean quiet = store.awaitQuiet(QUIET);
+            if (!quiet) {
                 System.out.printf("The %s store still had operations queued %d s after the run%n", store.name(),
                         QUIET.toSeconds());
             }
@@ -147,7 +148,7 @@ public final class RandomizedFaultRun {
             HistoryChecker.Verdict history = HistoryChecker.check(operations.history().operations(),
                     CancelledOperations.OVERRIDE_MARGIN_MICROS);
             FaultRunReport report = new FaultRunReport(ran, took, operations.stoppedByDeadline(), operations.outcomes(),
-                    store.faultCounts(), verdict, history, left, operations.handlesStillHolding());
+                    store.faultCounts(), verdict, history, quiet, left, operations.handlesStillHolding());
             report.print(store.name(), settings, origin, timeline);
             printOverridesNear(verdict, log.overridingWindows(), origin);
             printStoreChangesNear(store, verdict, sections, timeline, origin);
