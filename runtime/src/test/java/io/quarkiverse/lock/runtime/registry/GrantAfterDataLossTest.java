@@ -27,9 +27,11 @@ import io.smallrye.mutiny.Uni;
 class GrantAfterDataLossTest {
 
     private final LosingStore store = new LosingStore();
+    private final HeldReplies held = new HeldReplies();
 
     @RegisterExtension
-    final RegistryFixture locks = RegistryFixture.inMemory().decorating((vertx, inMemory) -> store.on(inMemory));
+    final RegistryFixture locks = RegistryFixture.inMemory()
+            .decorating((vertx, inMemory) -> held.on(store.on(inMemory)));
 
     /**
      * (e) The {@code sentNanos} given to {@code onGranted} for an attempt's grant is
@@ -72,14 +74,14 @@ class GrantAfterDataLossTest {
     void aLateGrantFromBeforeTheLossDoesNotOrphanTheGrantAfterIt() throws Exception {
         String key = "late-before-loss-" + UUID.randomUUID();
         ReactiveDistributedLock lock = locks.registry().obtain(key, LockType.SINGLE_ENTRANT);
-        store.holdNextReply();
+        held.holdNextReply();
         CompletableFuture<Boolean> late = lock.acquireOnce().subscribeAsCompletionStage();
-        assertThat(store.heldReplyGranted.get(5, TimeUnit.SECONDS)).as("granted before the loss").isTrue();
+        assertThat(held.heldReplyGranted()).as("granted before the loss").isTrue();
 
         store.loseData();
         assertThat(await(lock.acquireForever())).as("granted after the loss").isTrue();
         long afterLoss = lock.fencingToken().orElseThrow();
-        store.deliverHeldReply();
+        held.deliverHeldReply();
         Boolean lateAcquired = late.get(5, TimeUnit.SECONDS);
         OptionalLong handleToken = lock.fencingToken();
         Object released;
@@ -98,7 +100,7 @@ class GrantAfterDataLossTest {
 
     /**
      * Tokens above 1000 until {@link #loseData}, then from the in-memory counter again; can hold a waiting attempt
-     * before it reaches the store, or hold a reply the store decided.
+     * before it reaches the store ({@link HeldReplies} holds a reply the store decided).
      */
     static final class LosingStore {
 
@@ -106,12 +108,9 @@ class GrantAfterDataLossTest {
         private volatile InMemoryLockStore inMemory;
         private volatile String lastKey;
         private volatile boolean holdWaiting;
-        private volatile boolean holdReply;
         final CompletableFuture<Boolean> heldAttemptSent = new CompletableFuture<>();
         private final CompletableFuture<Void> releaseAttempt = new CompletableFuture<>();
         private volatile boolean loseAfterHeldAttempt;
-        final CompletableFuture<Boolean> heldReplyGranted = new CompletableFuture<>();
-        private final CompletableFuture<Void> deliverReply = new CompletableFuture<>();
         volatile int refusedWaiting;
         volatile int grantedWaiting;
 
@@ -139,12 +138,6 @@ class GrantAfterDataLossTest {
                                         loseData();
                                     }
                                 });
-                    }
-                    if (!waiting && holdReply) {
-                        holdReply = false;
-                        return super.tryAcquire(key, owner, leaseMillis, waiting).map(this::shifted)
-                                .invoke(result -> heldReplyGranted.complete(result.acquired()))
-                                .call(() -> Uni.createFrom().completionStage(deliverReply));
                     }
                     return super.tryAcquire(key, owner, leaseMillis, waiting).map(this::shifted)
                             .invoke(result -> {
@@ -180,14 +173,6 @@ class GrantAfterDataLossTest {
         void releaseHeldAttemptThenLoseData() {
             loseAfterHeldAttempt = true;
             releaseAttempt.complete(null);
-        }
-
-        void holdNextReply() {
-            holdReply = true;
-        }
-
-        void deliverHeldReply() {
-            deliverReply.complete(null);
         }
 
         void loseData() {
