@@ -25,12 +25,9 @@ public final class RedisSentinelGroup {
 
     /** Ports: the first primary, its replica, then the sentinels. */
     private final List<Integer> ports;
-    /** Process ids, in the same order. */
-    private final List<Long> pids;
 
-    private RedisSentinelGroup(List<Integer> ports, List<Long> pids) {
+    private RedisSentinelGroup(List<Integer> ports) {
         this.ports = List.copyOf(ports);
-        this.pids = List.copyOf(pids);
     }
 
     /**
@@ -43,12 +40,10 @@ public final class RedisSentinelGroup {
         synchronized (System.class) {
             String known = System.getProperty(property);
             if (known != null) {
-                String[] parts = known.split(";");
-                return new RedisSentinelGroup(Arrays.stream(parts[0].split(",")).map(Integer::valueOf).toList(),
-                        Arrays.stream(parts[1].split(",")).map(Long::valueOf).toList());
+                return new RedisSentinelGroup(Arrays.stream(known.split(",")).map(Integer::valueOf).toList());
             }
             RedisSentinelGroup group = start();
-            System.setProperty(property, join(group.ports) + ";" + join(group.pids));
+            System.setProperty(property, join(group.ports));
             return group;
         }
     }
@@ -57,7 +52,6 @@ public final class RedisSentinelGroup {
         RedisServer primary = RedisServer.start();
         RedisServer replica = RedisServer.startWith("--replicaof", "127.0.0.1", Integer.toString(primary.port()));
         List<Integer> ports = new ArrayList<>(List.of(primary.port(), replica.port()));
-        List<Long> pids = new ArrayList<>(List.of(primary.pid(), replica.pid()));
         List<Process> sentinels = new ArrayList<>();
         List<Path> directories = new ArrayList<>();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -81,13 +75,12 @@ public final class RedisSentinelGroup {
                         .redirectErrorStream(true).redirectOutput(directory.resolve("sentinel.log").toFile()).start();
                 sentinels.add(sentinel);
                 ports.add(port);
-                pids.add(sentinel.pid());
             } catch (IOException e) {
                 throw new IllegalStateException("Could not start a Redis Sentinel: install the redis-server package",
                         e);
             }
         }
-        RedisSentinelGroup group = new RedisSentinelGroup(ports, pids);
+        RedisSentinelGroup group = new RedisSentinelGroup(ports);
         group.awaitWatching();
         return group;
     }
@@ -114,12 +107,17 @@ public final class RedisSentinelGroup {
     }
 
     /**
-     * Kills the process of the primary on {@code port} with {@code SIGKILL}, as a crash would.
+     * Kills the process of the primary on {@code port} with {@code SIGKILL}, as a crash would: the process the server
+     * names in {@code INFO server}, so a server {@link #restartAsReplica(int) started again} on the port is the one
+     * killed.
      *
      * @param port the port of the primary, from {@link #primaryPort()}
      */
     public void kill(int port) {
-        ProcessSignals.send("-KILL", List.of(pids.get(ports.indexOf(port))));
+        String pid = cli(port, "INFO", "server").lines().filter(line -> line.startsWith("process_id:"))
+                .map(line -> line.substring("process_id:".length()).trim()).findFirst()
+                .orElseThrow(() -> new IllegalStateException("the server on port " + port + " names no process id"));
+        ProcessSignals.send("-KILL", List.of(Long.valueOf(pid)));
     }
 
     /**
