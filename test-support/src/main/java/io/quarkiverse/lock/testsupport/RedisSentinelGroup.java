@@ -134,6 +134,65 @@ public final class RedisSentinelGroup {
     }
 
     /**
+     * Makes every sentinel ask the servers for their state every second rather than every 10 s ({@code INFO}) and
+     * announce itself every half second rather than every 2 s ({@code SENTINEL DEBUG info-period 1000 publish-period
+     * 500}): a former primary still up, which the sentinels turn into a replica once it reported its role for four
+     * announcement periods, rejoins about 8 s after a forced failover instead of about 16 s, for tests that wait for
+     * it.
+     */
+    public void shortenPeriods() {
+        for (int sentinel : sentinelPorts()) {
+            String answer = cli(sentinel, "SENTINEL", "DEBUG", "info-period", "1000", "publish-period", "500");
+            if (!answer.equals("OK")) {
+                throw new IllegalStateException("sentinel " + sentinel + " refused SENTINEL DEBUG: " + answer);
+            }
+        }
+    }
+
+    /**
+     * Asks the sentinels for a failover as an operator does ({@code SENTINEL FAILOVER}): they promote the replica
+     * without waiting for the primary to be deemed down, then turn the former primary into a replica of the new one.
+     * Asked again while a sentinel answers that it cannot yet (a failover still in progress, or no replica it deems
+     * fit to promote).
+     *
+     * @return the port of the primary before the failover
+     * @throws IllegalStateException if no sentinel started a failover within a minute
+     */
+    public int failover() {
+        int formerPrimary = primaryPort();
+        StringBuilder answers = new StringBuilder();
+        Pause.until(() -> {
+            String answer = cli(sentinelPorts().get(0), "SENTINEL", "FAILOVER", MASTER_NAME);
+            answers.append(answer).append('\n');
+            return answer.equals("OK");
+        }, READY_TIMEOUT, "no failover started within " + READY_TIMEOUT + "; the sentinel answered " + answers);
+        return formerPrimary;
+    }
+
+    /**
+     * Waits until the server on {@code port} is a replica of the primary the sentinels name, in sync with it, as the
+     * sentinels make a former primary after a failover.
+     *
+     * @param port a server of the group that is not the primary
+     * @throws IllegalStateException if that did not happen within a minute
+     */
+    public void awaitReplica(int port) {
+        Pause.until(() -> {
+            int primary = primaryPort();
+            return primary != port && cli(port, "ROLE").startsWith("slave")
+                    && cli(primary, "INFO", "replication").contains("port=" + port + ",state=online");
+        }, READY_TIMEOUT, "the server on port " + port + " did not become a replica in sync within " + READY_TIMEOUT);
+    }
+
+    /**
+     * @return the port of the server that is not the primary the sentinels name now
+     */
+    public int replicaPort() {
+        int primary = primaryPort();
+        return ports.get(0) == primary ? ports.get(1) : ports.get(0);
+    }
+
+    /**
      * Waits until every sentinel names another primary than {@code formerPrimary}, and that one says it is the primary.
      *
      * @param formerPrimary the port of the primary before the failover
