@@ -135,6 +135,16 @@ final class Processes {
         return startApplication(System.getProperty("reliability.application.jdbc"), settings, args);
     }
 
+    /**
+     * @param settings the process's system properties, as {@code -Dname=value}: the Redis client {@code locks}, and
+     *        the default Redis client, which keeps the section log
+     * @param args the role and its arguments
+     * @return the started process of the harness build that locks on the Redis client {@code locks}
+     */
+    static Contender startOnRedisLocks(List<String> settings, String... args) throws IOException {
+        return startApplication(System.getProperty("reliability.application.redis-locks"), settings, args);
+    }
+
     private static Contender startApplication(String application, List<String> settings, String... args)
             throws IOException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
