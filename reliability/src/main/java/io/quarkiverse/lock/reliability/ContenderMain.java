@@ -24,14 +24,15 @@ import io.smallrye.mutiny.Uni;
 /**
  * One process of the reliability harness, in one of these roles:
  * <ul>
- * <li>{@code contend <keys> <sections> <workers> <log> [ride-out]}: workers run critical sections on a few keys;
- * each section appends {@code S|key|token|owner} and then {@code E|key|token|owner} to the Redis list
+ * <li>{@code contend <keys> <sections> <workers> <log> [ride-out] [until-stopped]}: workers run critical sections on
+ * a few keys; each section appends {@code S|key|token|owner} and then {@code E|key|token|owner} to the Redis list
  * {@code log}, which orders the sections of every process in one sequence for the checker, and its acquisition and
  * release, with their times on the Redis server's clock, to the list {@code {<log>}:history} (the store TCK's
  * {@code LockOperation} lines); with {@code ride-out}, a section that fails with a store failure
  * ({@code LockFailureException}: the store is down) is tried again after a pause, one whose release finds its hold
  * lost ({@code LockExpiredException}, as after a failover that lost the lock) is counted, and the process prints
- * {@code FAILED <count>} and {@code LOST <count>} before {@code DONE <sections>};</li>
+ * {@code FAILED <count>} and {@code LOST <count>} before {@code DONE <sections>}; with {@code until-stopped}, the
+ * workers go on after their share of {@code sections} until the key {@code {<log>}:stop} exists;</li>
  * <li>{@code hold <key> <leaseMillis>}: takes the lock, prints {@code HOLDING <token> <asked> <granted>} (epoch
  * milliseconds before and after the acquisition: the lease began in between), and sleeps until it is killed;</li>
  * <li>{@code await <key> <leaseMillis>}: prints {@code WAITING}, waits up to 30 s for the lock, prints
@@ -83,14 +84,24 @@ public class ContenderMain implements QuarkusApplication {
 
     private int contend(int keys, int sections, int workers, String log, List<String> options) {
         boolean rideOut = options.contains("ride-out");
+        boolean untilStopped = options.contains("until-stopped");
         AtomicLong failures = new AtomicLong();
         AtomicLong lost = new AtomicLong();
         AtomicLong ran = new AtomicLong();
         List<Uni<Void>> running = new ArrayList<>();
         for (int w = 0; w < workers; w++) {
-            running.add(Multi.createFrom().range(0, sections / workers)
+            Uni<Void> worker = Multi.createFrom().range(0, sections / workers)
                     .onItem().transformToUniAndConcatenate(i -> attempt(keys, log, rideOut, failures, lost, ran))
-                    .collect().last().replaceWithVoid());
+                    .collect().last().replaceWithVoid();
+            if (untilStopped) {
+                worker = worker.flatMap(ignored -> Multi.createBy().repeating()
+                        .uni(() -> redis.key(String.class).exists("{" + log + "}:stop")
+                                .flatMap(stop -> stop ? Uni.createFrom().item(true)
+                                        : attempt(keys, log, rideOut, failures, lost, ran).replaceWith(false)))
+                        .until(stop -> stop)
+                        .collect().last().replaceWithVoid());
+            }
+            running.add(worker);
         }
         Uni.join().all(running).andFailFast().await().atMost(Duration.ofMinutes(30));
         if (rideOut) {
