@@ -183,6 +183,33 @@ final class Processes {
                 .orElseThrow(() -> new IllegalStateException("no value at " + key));
     }
 
+    /**
+     * @param port the Redis server's port
+     * @param key the list
+     * @param count how many entries to read, from the end
+     * @return the list's last {@code count} entries, read with {@code redis-cli}
+     */
+    static List<String> readListTail(int port, String key, int count) throws IOException, InterruptedException {
+        return redisCli(port, "LRANGE", key, Integer.toString(-count), "-1");
+    }
+
+    /**
+     * @param port the Redis server's port
+     * @param key the string to set to {@code 1}
+     */
+    static void setFlag(int port, String key) throws IOException, InterruptedException {
+        redisCli(port, "SET", key, "1");
+    }
+
+    /**
+     * @param port the Redis server's port
+     * @return the server's clock ({@code TIME}), in microseconds, the clock of the harness's section history
+     */
+    static long serverTimeMicros(int port) throws IOException, InterruptedException {
+        List<String> time = redisCli(port, "TIME");
+        return Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1));
+    }
+
     private static List<String> redisCli(int port, String... command) throws IOException, InterruptedException {
         List<String> arguments = new ArrayList<>(List.of("redis-cli", "-c", "-p", Integer.toString(port), "--raw"));
         arguments.addAll(List.of(command));
