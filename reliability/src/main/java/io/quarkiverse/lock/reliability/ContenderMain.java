@@ -26,11 +26,14 @@ import io.smallrye.mutiny.Uni;
  * history ({@link OperationLog}), with its times on the clock of the Redis server the default client names:
  * {@code {<log>}:history} for {@code contend}, {@code {<key>}:history} for the others.
  * <ul>
- * <li>{@code contend <keys> <sections> <workers> <log> [ride-out]}: workers run critical sections on a few keys; each
- * section appends {@code S|key|token|owner} and then {@code E|key|token|owner} to the Redis list {@code log}, which
- * orders the sections of every process in one sequence for the checker; with {@code ride-out}, a section that fails with a
- * store failure ({@code LockFailureException}: the store is
- * down) is tried again after a pause, and the process prints {@code FAILED <count>} before {@code DONE};</li>
+ * <li>{@code contend <keys> <sections> <workers> <log> [ride-out] [until-stopped]}: workers run critical sections on
+ * a few keys; each section appends {@code S|key|token|owner} and then {@code E|key|token|owner} to the Redis list
+ * {@code log}, which orders the sections of every process in one sequence for the checker; with {@code ride-out}, a
+ * section that fails with a store failure ({@code LockFailureException}: the store is down) is tried again after a
+ * pause, one whose release finds its hold lost ({@code LockExpiredException}, as after a failover that lost the lock)
+ * is counted, and the process prints {@code FAILED <count>} and {@code LOST <count>} before {@code DONE <sections>};
+ * with {@code until-stopped}, the workers go on after their share of {@code sections} until the key
+ * {@code {<log>}:stop} exists;</li>
  * <li>{@code hold <key> <leaseMillis>}: takes the lock, prints {@code HOLDING <token> <asked> <granted>} (epoch
  * milliseconds before and after the acquisition: the lease began in between), and sleeps until it is killed;</li>
  * <li>{@code await <key> <leaseMillis>}: prints {@code WAITING}, waits up to 30 s for the lock, prints
@@ -68,7 +71,7 @@ public class ContenderMain implements QuarkusApplication {
         switch (args[0]) {
             case "contend":
                 return contend(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
-                        args[4], args.length > 5 && args[5].equals("ride-out"));
+                        args[4], List.of(args).subList(5, args.length));
             case "hold":
                 return hold(args[1], Duration.ofMillis(Long.parseLong(args[2])));
             case "await":
@@ -85,29 +88,59 @@ public class ContenderMain implements QuarkusApplication {
         }
     }
 
-    private int contend(int keys, int sections, int workers, String log, boolean rideOut) {
+    private int contend(int keys, int sections, int workers, String log, List<String> options) {
+        boolean rideOut = options.contains("ride-out");
+        boolean untilStopped = options.contains("until-stopped");
         AtomicLong failures = new AtomicLong();
+        AtomicLong lost = new AtomicLong();
+        AtomicLong ran = new AtomicLong();
         List<Uni<Void>> running = new ArrayList<>();
         for (int w = 0; w < workers; w++) {
-            running.add(Multi.createFrom().range(0, sections / workers)
-                    .onItem().transformToUniAndConcatenate(i -> {
-                        Uni<Void> section = Uni.createFrom().deferred(() -> section(
-                                "key-" + ThreadLocalRandom.current().nextInt(keys), log));
-                        return rideOut ? section.onFailure(LockFailureException.class).invoke(failures::incrementAndGet)
-                                .onFailure(LockFailureException.class).retry().withBackOff(RETRY_PAUSE, RETRY_PAUSE)
-                                .indefinitely() : section;
-                    })
-                    .collect().last().replaceWithVoid());
+            Uni<Void> worker = Multi.createFrom().range(0, sections / workers)
+                    .onItem().transformToUniAndConcatenate(i -> attempt(keys, log, rideOut, failures, lost, ran))
+                    .collect().last().replaceWithVoid();
+            if (untilStopped) {
+                worker = worker.flatMap(ignored -> Multi.createBy().repeating()
+                        .uni(() -> redis.key(String.class).exists("{" + log + "}:stop")
+                                .flatMap(stop -> stop ? Uni.createFrom().item(true)
+                                        : attempt(keys, log, rideOut, failures, lost, ran).replaceWith(false)))
+                        .until(stop -> stop)
+                        .collect().last().replaceWithVoid());
+            }
+            running.add(worker);
         }
         Uni.join().all(running).andFailFast().await().atMost(Duration.ofMinutes(30));
         if (rideOut) {
             System.out.println("FAILED " + failures.get());
+            System.out.println("LOST " + lost.get());
         }
-        System.out.println("DONE " + (sections / workers) * workers);
+        System.out.println("DONE " + ran.get());
         return 0;
     }
 
-    private Uni<Void> section(String key, String log) {
+    /**
+     * One section on a random key; with {@code rideOut}, tried again after a store failure until it ran, and counted
+     * in {@code lost} when its hold was found lost at its release.
+     */
+    private Uni<Void> attempt(int keys, String log, boolean rideOut, AtomicLong failures, AtomicLong lost,
+            AtomicLong ran) {
+        Uni<Void> section = Uni.createFrom().deferred(() -> section(
+                "key-" + ThreadLocalRandom.current().nextInt(keys), log, rideOut ? lost : null));
+        if (rideOut) {
+            section = section.onFailure(LockFailureException.class).invoke(failures::incrementAndGet)
+                    .onFailure(LockFailureException.class).retry().withBackOff(RETRY_PAUSE, RETRY_PAUSE)
+                    .indefinitely();
+        }
+        return section.invoke(ran::incrementAndGet);
+    }
+
+    /**
+     * One section, logged, and its acquisition and release added to the history. When the section ran but its release
+     * failed, the history has the release as failed ({@code LockExpiredException}: the store no longer had the hold)
+     * or of unknown outcome (a store failure), and the failure is passed on; but a hold found lost is counted in
+     * {@code lost} instead when that is given: a lock that a failover lost is an outcome the section is told of.
+     */
+    private Uni<Void> section(String key, String log, AtomicLong lost) {
         ReactiveDistributedLock lock = locks.obtain(key);
         String owner = owner(lock);
         long[] acquiredAndReleasing = new long[2];
@@ -120,11 +153,30 @@ public class ContenderMain implements QuarkusApplication {
                             .flatMap(ignored -> redis.list(String.class).rpush(log, "S|" + entry))
                             .flatMap(ignored -> redis.list(String.class).rpush(log, "E|" + entry))
                             .flatMap(ignored -> history.now()).invoke(time -> acquiredAndReleasing[1] = time);
-                })).flatMap(ignored -> history.now()).flatMap(released -> history.append(log,
-                        OperationLog.line("contend", "ACQUIRE", key, owner, expireAfterMillis(), invoked,
-                                acquiredAndReleasing[0], "OK", token[0]),
-                        OperationLog.line("contend", "RELEASE", key, owner, 0, acquiredAndReleasing[1], released,
-                                "OK", token[0]))));
+                })).flatMap(ignored -> history.now())
+                .flatMap(released -> record(log, key, owner, invoked, acquiredAndReleasing, token[0], "OK", released))
+                .onFailure(failure -> acquiredAndReleasing[1] > 0 && (failure instanceof LockExpiredException
+                        || failure instanceof LockFailureException))
+                .recoverWithUni(failure -> history.now()
+                        .flatMap(released -> record(log, key, owner, invoked, acquiredAndReleasing, token[0],
+                                failure instanceof LockExpiredException ? "FAIL" : "UNKNOWN", released))
+                        .flatMap(ignored -> {
+                            if (lost != null && failure instanceof LockExpiredException) {
+                                lost.incrementAndGet();
+                                return Uni.createFrom().voidItem();
+                            }
+                            return Uni.createFrom().failure(failure);
+                        })));
+    }
+
+    /** Adds a section's acquisition and release to the history, the release with the given outcome. */
+    private Uni<Void> record(String log, String key, String owner, long invoked, long[] acquiredAndReleasing,
+            long token, String releaseOutcome, long released) {
+        return history.append(log,
+                OperationLog.line("contend", "ACQUIRE", key, owner, expireAfterMillis(), invoked,
+                        acquiredAndReleasing[0], "OK", token),
+                OperationLog.line("contend", "RELEASE", key, owner, 0, acquiredAndReleasing[1], released,
+                        releaseOutcome, token));
     }
 
     /** The handle's name in the history: unique across the processes of a run. */

@@ -135,6 +135,16 @@ final class Processes {
         return startApplication(System.getProperty("reliability.application.jdbc"), settings, args);
     }
 
+    /**
+     * @param settings the process's system properties, as {@code -Dname=value}: the Redis client {@code locks}, and
+     *        the default Redis client, which keeps the section log
+     * @param args the role and its arguments
+     * @return the started process of the harness build that locks on the Redis client {@code locks}
+     */
+    static Contender startOnRedisLocks(List<String> settings, String... args) throws IOException {
+        return startApplication(System.getProperty("reliability.application.redis-locks"), settings, args);
+    }
+
     private static Contender startApplication(String application, List<String> settings, String... args)
             throws IOException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
@@ -184,9 +194,27 @@ final class Processes {
 
     /**
      * @param port the Redis server's port
-     * @return the server's clock ({@code TIME}), in microseconds
+     * @param key the list
+     * @param count how many entries to read, from the end
+     * @return the list's last {@code count} entries, read with {@code redis-cli}
      */
-    static long serverMicros(int port) throws IOException, InterruptedException {
+    static List<String> readListTail(int port, String key, int count) throws IOException, InterruptedException {
+        return redisCli(port, "LRANGE", key, Integer.toString(-count), "-1");
+    }
+
+    /**
+     * @param port the Redis server's port
+     * @param key the string to set to {@code 1}
+     */
+    static void setFlag(int port, String key) throws IOException, InterruptedException {
+        redisCli(port, "SET", key, "1");
+    }
+
+    /**
+     * @param port the Redis server's port
+     * @return the server's clock ({@code TIME}), in microseconds, the clock of the harness's section history
+     */
+    static long serverTimeMicros(int port) throws IOException, InterruptedException {
         List<String> time = redisCli(port, "TIME");
         return Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1));
     }

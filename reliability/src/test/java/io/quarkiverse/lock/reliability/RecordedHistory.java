@@ -28,7 +28,7 @@ final class RecordedHistory {
      */
     static void recordDeathOfHolders(int logPort, String log) throws Exception {
         String list = "{" + log + "}:history";
-        long now = Processes.serverMicros(logPort);
+        long now = Processes.serverTimeMicros(logPort);
         List<LockOperation> history = read(logPort, log);
         for (LockOperation acquired : history) {
             boolean released = history.stream().anyMatch(operation -> operation.kind() == LockOperation.Kind.RELEASE
@@ -58,9 +58,21 @@ final class RecordedHistory {
         return verdict;
     }
 
+    /**
+     * @param lines the history's operations, as the harness writes them
+     * @return the verdict of the history, which the caller judges
+     */
+    static HistoryChecker.Verdict verdict(List<String> lines) {
+        return HistoryChecker.check(parse(lines), 0);
+    }
+
     private static List<LockOperation> read(int logPort, String log) throws Exception {
+        return parse(Processes.readList(logPort, "{" + log + "}:history"));
+    }
+
+    private static List<LockOperation> parse(List<String> lines) {
         List<LockOperation> history = new ArrayList<>();
-        for (String line : Processes.readList(logPort, "{" + log + "}:history")) {
+        for (String line : lines) {
             history.add(LockOperation.parse(history.size() + 1, line));
         }
         return history;

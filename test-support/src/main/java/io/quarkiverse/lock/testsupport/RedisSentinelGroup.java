@@ -25,12 +25,9 @@ public final class RedisSentinelGroup {
 
     /** Ports: the first primary, its replica, then the sentinels. */
     private final List<Integer> ports;
-    /** Process ids, in the same order. */
-    private final List<Long> pids;
 
-    private RedisSentinelGroup(List<Integer> ports, List<Long> pids) {
+    private RedisSentinelGroup(List<Integer> ports) {
         this.ports = List.copyOf(ports);
-        this.pids = List.copyOf(pids);
     }
 
     /**
@@ -43,12 +40,10 @@ public final class RedisSentinelGroup {
         synchronized (System.class) {
             String known = System.getProperty(property);
             if (known != null) {
-                String[] parts = known.split(";");
-                return new RedisSentinelGroup(Arrays.stream(parts[0].split(",")).map(Integer::valueOf).toList(),
-                        Arrays.stream(parts[1].split(",")).map(Long::valueOf).toList());
+                return new RedisSentinelGroup(Arrays.stream(known.split(",")).map(Integer::valueOf).toList());
             }
             RedisSentinelGroup group = start();
-            System.setProperty(property, join(group.ports) + ";" + join(group.pids));
+            System.setProperty(property, join(group.ports));
             return group;
         }
     }
@@ -57,7 +52,6 @@ public final class RedisSentinelGroup {
         RedisServer primary = RedisServer.start();
         RedisServer replica = RedisServer.startWith("--replicaof", "127.0.0.1", Integer.toString(primary.port()));
         List<Integer> ports = new ArrayList<>(List.of(primary.port(), replica.port()));
-        List<Long> pids = new ArrayList<>(List.of(primary.pid(), replica.pid()));
         List<Process> sentinels = new ArrayList<>();
         List<Path> directories = new ArrayList<>();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -81,13 +75,12 @@ public final class RedisSentinelGroup {
                         .redirectErrorStream(true).redirectOutput(directory.resolve("sentinel.log").toFile()).start();
                 sentinels.add(sentinel);
                 ports.add(port);
-                pids.add(sentinel.pid());
             } catch (IOException e) {
                 throw new IllegalStateException("Could not start a Redis Sentinel: install the redis-server package",
                         e);
             }
         }
-        RedisSentinelGroup group = new RedisSentinelGroup(ports, pids);
+        RedisSentinelGroup group = new RedisSentinelGroup(ports);
         group.awaitWatching();
         return group;
     }
@@ -114,12 +107,17 @@ public final class RedisSentinelGroup {
     }
 
     /**
-     * Kills the process of the primary on {@code port} with {@code SIGKILL}, as a crash would.
+     * Kills the process of the primary on {@code port} with {@code SIGKILL}, as a crash would: the process the server
+     * names in {@code INFO server}, so a server {@link #restartAsReplica(int) started again} on the port is the one
+     * killed.
      *
      * @param port the port of the primary, from {@link #primaryPort()}
      */
     public void kill(int port) {
-        ProcessSignals.send("-KILL", List.of(pids.get(ports.indexOf(port))));
+        String pid = cli(port, "INFO", "server").lines().filter(line -> line.startsWith("process_id:"))
+                .map(line -> line.substring("process_id:".length()).trim()).findFirst()
+                .orElseThrow(() -> new IllegalStateException("the server on port " + port + " names no process id"));
+        ProcessSignals.send("-KILL", List.of(Long.valueOf(pid)));
     }
 
     /**
@@ -133,6 +131,65 @@ public final class RedisSentinelGroup {
         RedisServer.start(port, "--replicaof", "127.0.0.1", Integer.toString(primary));
         Pause.until(() -> cli(primary, "INFO", "replication").contains("port=" + port + ",state=online"),
                 READY_TIMEOUT, "the restarted replica did not sync within " + READY_TIMEOUT);
+    }
+
+    /**
+     * Makes every sentinel ask the servers for their state every second rather than every 10 s ({@code INFO}) and
+     * announce itself every half second rather than every 2 s ({@code SENTINEL DEBUG info-period 1000 publish-period
+     * 500}): a former primary still up, which the sentinels turn into a replica once it reported its role for four
+     * announcement periods, rejoins about 8 s after a forced failover instead of about 16 s, for tests that wait for
+     * it.
+     */
+    public void shortenPeriods() {
+        for (int sentinel : sentinelPorts()) {
+            String answer = cli(sentinel, "SENTINEL", "DEBUG", "info-period", "1000", "publish-period", "500");
+            if (!answer.equals("OK")) {
+                throw new IllegalStateException("sentinel " + sentinel + " refused SENTINEL DEBUG: " + answer);
+            }
+        }
+    }
+
+    /**
+     * Asks the sentinels for a failover as an operator does ({@code SENTINEL FAILOVER}): they promote the replica
+     * without waiting for the primary to be deemed down, then turn the former primary into a replica of the new one.
+     * Asked again while a sentinel answers that it cannot yet (a failover still in progress, or no replica it deems
+     * fit to promote).
+     *
+     * @return the port of the primary before the failover
+     * @throws IllegalStateException if no sentinel started a failover within a minute
+     */
+    public int failover() {
+        int formerPrimary = primaryPort();
+        StringBuilder answers = new StringBuilder();
+        Pause.until(() -> {
+            String answer = cli(sentinelPorts().get(0), "SENTINEL", "FAILOVER", MASTER_NAME);
+            answers.append(answer).append('\n');
+            return answer.equals("OK");
+        }, READY_TIMEOUT, "no failover started within " + READY_TIMEOUT + "; the sentinel answered " + answers);
+        return formerPrimary;
+    }
+
+    /**
+     * Waits until the server on {@code port} is a replica of the primary the sentinels name, in sync with it, as the
+     * sentinels make a former primary after a failover.
+     *
+     * @param port a server of the group that is not the primary
+     * @throws IllegalStateException if that did not happen within a minute
+     */
+    public void awaitReplica(int port) {
+        Pause.until(() -> {
+            int primary = primaryPort();
+            return primary != port && cli(port, "ROLE").startsWith("slave")
+                    && cli(primary, "INFO", "replication").contains("port=" + port + ",state=online");
+        }, READY_TIMEOUT, "the server on port " + port + " did not become a replica in sync within " + READY_TIMEOUT);
+    }
+
+    /**
+     * @return the port of the server that is not the primary the sentinels name now
+     */
+    public int replicaPort() {
+        int primary = primaryPort();
+        return ports.get(0) == primary ? ports.get(1) : ports.get(0);
     }
 
     /**
