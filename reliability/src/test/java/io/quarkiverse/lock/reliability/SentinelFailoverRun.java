@@ -31,11 +31,6 @@ final class SentinelFailoverRun {
     /** How many sections all processes ran before the first failover: all of them are contending by then. */
     private static final int SECTIONS_BEFORE = 600;
     private static final Duration BOUND = Duration.ofMinutes(2);
-    /**
-     * How long after the sentinels named the new primary a killed primary is started again: longer than the Redis
-     * client's topology cache lives ({@code topology-cache-ttl}, 1 s by default).
-     */
-    private static final Duration RESTART_AFTER = Duration.ofSeconds(2);
     private static final String LOG = "sections";
     private static final String HISTORY = "{" + LOG + "}:history";
 
@@ -200,9 +195,9 @@ final class SentinelFailoverRun {
         if (failover == Failover.FORCED) {
             group.awaitReplica(formerPrimary);
         } else {
-            // Not sooner: a process may still find the killed server's address in its client's topology cache
-            // (quarkus.redis.locks.topology-cache-ttl), and its lock connection, once on a replica, stays there.
-            Thread.sleep(RESTART_AFTER.toMillis());
+            // At once: a process may still find the killed server's address in its client's topology cache
+            // (quarkus.redis.locks.topology-cache-ttl) and open its lock connection there, on a replica by then; the
+            // store gives such a connection up at its first READONLY reply.
             group.restartAsReplica(formerPrimary);
         }
         long replica = Processes.serverTimeMicros(logPort);

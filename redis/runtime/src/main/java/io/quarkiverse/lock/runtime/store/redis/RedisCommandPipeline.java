@@ -29,7 +29,8 @@ import io.vertx.redis.client.Response;
  * meanwhile is never sent.
  * <p>
  * The commands go over one {@link RedisLink} at a time, which kills on the server the connections it replaces before
- * it carries anything. A connection is replaced when it ends or fails, and when an operation timed out while the
+ * it carries anything. A connection is replaced when it ends or fails, when it answers {@code READONLY} (it reached a
+ * replica), and when an operation timed out while the
  * connection answered nothing for half the timeout (one that swallows traffic never fails by itself), or was still
  * being opened.
  */
@@ -126,20 +127,38 @@ final class RedisCommandPipeline {
                     busySinceNanos = System.nanoTime();
                 }
             }
+            RedisLink sentOn;
+            synchronized (this) {
+                sentOn = link;
+            }
             Future<List<Response>> reply = next.requests().size() == 1
                     ? conn.send(next.requests().get(0)).map(Collections::singletonList)
                     : conn.batch(next.requests());
-            reply.onComplete(result -> replied(next, result));
+            reply.onComplete(result -> replied(next, sentOn, result));
         }
     }
 
-    private void replied(QueuedCommands commands, AsyncResult<List<Response>> reply) {
+    private void replied(QueuedCommands commands, RedisLink sentOn, AsyncResult<List<Response>> reply) {
         lastReplyNanos = System.nanoTime();
         synchronized (this) {
             inFlight--;
         }
+        if (reply.failed() && onReplica(reply.cause())) {
+            lost(sentOn, "the server is a replica now");
+        }
         writer.request();
         commands.complete(reply);
+    }
+
+    /**
+     * Whether a reply says the connection reached a replica ({@code READONLY}): after a failover, a client may open
+     * it to the former primary, which came back as a replica. The connection is then given up, so the next one asks
+     * the sentinels for the primary again, instead of failing every lock command there for as long as it lives.
+     */
+    private static boolean onReplica(Throwable failure) {
+        String message = failure.getMessage();
+        // A batch reports the failing command's error after its index: "ERR [0] READONLY ...".
+        return message != null && (message.startsWith("READONLY") || message.contains("] READONLY "));
     }
 
     private void failQueued(Throwable cause) {
