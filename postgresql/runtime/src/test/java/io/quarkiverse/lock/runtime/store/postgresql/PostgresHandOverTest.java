@@ -3,13 +3,16 @@ package io.quarkiverse.lock.runtime.store.postgresql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.ReleaseListener;
 import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.pgclient.PgBuilder;
@@ -18,8 +21,9 @@ import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.PoolOptions;
 
 /**
- * What lets a waiter take an announced hand-over as its grant without asking the store again: a refusal says which
- * tokens the key had been issued.
+ * What lets a waiter take an announced hand-over as its grant without asking the store again, and poll only as a
+ * fallback: a refusal says which tokens the key had been issued, and the release watch says while every hand-over is
+ * announced.
  */
 class PostgresHandOverTest {
 
@@ -73,5 +77,36 @@ class PostgresHandOverTest {
         assertThat(handed.acquired()).as("the release handed the lock to the waiter").isTrue();
         assertThat(handed.token()).as("the hand-over's token, above what the refusal saw issued")
                 .isGreaterThan(refused.issuedTokensUpTo());
+    }
+
+    @Test
+    void theWatchSaysEveryHandOverIsAnnouncedOnlyWhileItListens() throws Exception {
+        List<Boolean> announced = new CopyOnWriteArrayList<>();
+        AutoCloseable watch = store.watchReleases(new ReleaseListener() {
+            @Override
+            public void released(String key) {
+            }
+
+            @Override
+            public void handedOver(String key, String owner, long token) {
+            }
+
+            @Override
+            public void mayHaveMissed() {
+            }
+
+            @Override
+            public void announcesEveryRelease(boolean every) {
+                announced.add(every);
+            }
+        });
+        long deadline = System.nanoTime() + AWAIT.toNanos();
+        while (announced.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(announced).as("once it listens").containsExactly(true);
+
+        watch.close();
+        assertThat(announced).as("once it stopped listening").containsExactly(true, false);
     }
 }
