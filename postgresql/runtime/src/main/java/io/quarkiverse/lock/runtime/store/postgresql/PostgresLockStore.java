@@ -123,7 +123,9 @@ public final class PostgresLockStore extends OneStepReleaseStore {
             if (waiting) {
                 knownLines.seen(key);
             }
-            return AcquireResult.heldByAnother(row.getLong(2));
+            // The row's token is the last one issued for the key: a hand-over announced above it came after this
+            // refusal, so the waiter takes it as its grant without asking again.
+            return AcquireResult.heldByAnother(row.getLong(2), row.getLong(1));
         });
     }
 

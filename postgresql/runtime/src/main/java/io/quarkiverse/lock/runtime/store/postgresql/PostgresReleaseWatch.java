@@ -23,6 +23,12 @@ import io.vertx.pgclient.PgNotification;
  * timeout is given back (after {@code UNLISTEN *}, so the pool never hands a listening connection to the application)
  * and replaced with backoff ({@link ReconnectBackoff}). After each (re)subscription the watch reports a gap, since
  * announcements may have been missed while it was down; waiters poll meanwhile.
+ * <p>
+ * While it listens, the watch tells the waiters that every release reaching them is announced
+ * ({@link ReleaseListener#announcesEveryRelease}), so they poll only as a fallback: a refused waiter is in the row's
+ * line, and a release frees the lock for it only by a hand-over, which is announced (a release that finds nobody in
+ * line has nobody to tell). Without this, a waiter that was told of its hand-over at once still polled every few
+ * milliseconds, and its polls queued on the row's lock ahead of the releases.
  */
 final class PostgresReleaseWatch implements AutoCloseable {
 
@@ -76,7 +82,13 @@ final class PostgresReleaseWatch implements AutoCloseable {
         pg.closeHandler(ignored -> lost(conn, "connection closed"));
         pg.exceptionHandler(failure -> lost(conn, failure.getMessage()));
         conn.query("LISTEN \"" + channel + "\"").execute().subscribe().with(listening -> {
-            backoff.reset();
+            synchronized (this) {
+                if (closed || connection != conn) {
+                    return;
+                }
+                backoff.reset();
+                listener.announcesEveryRelease(true);
+            }
             LOG.debugf("Listening to lock hand-overs on channel %s", channel);
             listener.mayHaveMissed();
             probeLater(conn);
@@ -137,6 +149,7 @@ final class PostgresReleaseWatch implements AutoCloseable {
                 return;
             }
             connection = null;
+            listener.announcesEveryRelease(false);
         }
         vertx.cancelTimer(probeTimer);
         giveBack(conn);
@@ -169,6 +182,7 @@ final class PostgresReleaseWatch implements AutoCloseable {
         synchronized (this) {
             current = connection;
             connection = null;
+            listener.announcesEveryRelease(false);
         }
         vertx.cancelTimer(probeTimer);
         if (current != null) {

@@ -208,9 +208,10 @@ final class PostgresStatements {
     }
 
     /**
-     * A row of (acquired, token, how long until the lock may be free for this owner in ms or -1), or none when a
-     * one-try attempt found the lock held. Grants the lock to the owner if it is free and nobody whose place is live
-     * came earlier; when the owner waits, keeps (or takes) its place.
+     * A row of (acquired, token: the new one, or when refused the last one issued for the key, how long until the
+     * lock may be free for this owner in ms or -1), or none when a one-try attempt found the lock held. Grants the
+     * lock to the owner if it is free and nobody whose place is live came earlier; when the owner waits, keeps (or
+     * takes) its place.
      *
      * @param waiting whether the owner waits: parameters key, owner, lease (0: until released), place in milliseconds;
      *        otherwise key, owner, lease
