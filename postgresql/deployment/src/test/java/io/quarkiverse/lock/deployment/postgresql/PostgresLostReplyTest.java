@@ -80,9 +80,7 @@ class PostgresLostReplyTest {
                 postgres.store(PostgresServer.shared().port(), table, false, OPERATION_TIMEOUT), OPERATION_TIMEOUT);
         String key = "lost-" + UUID.randomUUID();
         ReactiveDistributedLock lock = registry.obtain(key);
-        assertThat(StoreRecovery.await(() -> await(lock.acquireOnce()), acquired -> acquired, RECOVERY))
-                .as("acquired before the fault, once connected").isTrue();
-        assertThat(await(lock.release())).isTrue();
+        acquireAndReleaseOnceConnected(lock);
 
         dropping.set(true);
         try {
@@ -141,9 +139,7 @@ class PostgresLostReplyTest {
         DefaultLockRegistry registry = postgres.registry(store, OPERATION_TIMEOUT);
         String key = "lost-termination-" + UUID.randomUUID();
         ReactiveDistributedLock lock = registry.obtain(key);
-        assertThat(StoreRecovery.await(() -> await(lock.acquireOnce()), acquired -> acquired, RECOVERY))
-                .as("acquired before the fault, once connected").isTrue();
-        assertThat(await(lock.release())).isTrue();
+        acquireAndReleaseOnceConnected(lock);
 
         dropping.set(true);
         try {
@@ -185,9 +181,7 @@ class PostgresLostReplyTest {
         DefaultLockRegistry registry = postgres.registry(store, OPERATION_TIMEOUT);
         String prefix = "abandoned-" + UUID.randomUUID() + "-";
         ReactiveDistributedLock warmUp = registry.obtain(prefix + "warm-up");
-        assertThat(StoreRecovery.await(() -> await(warmUp.acquireOnce()), acquired -> acquired, RECOVERY))
-                .as("acquired before the fault, once connected").isTrue();
-        assertThat(await(warmUp.release())).isTrue();
+        acquireAndReleaseOnceConnected(warmUp);
 
         dropping.set(true);
         try {
@@ -275,5 +269,12 @@ class PostgresLostReplyTest {
         long closing = System.nanoTime();
         pool.close().await().atMost(Duration.ofSeconds(10));
         assertThat(Duration.ofNanos(System.nanoTime() - closing)).as("the pool closed").isLessThan(MARGIN);
+    }
+
+    /** Acquires and releases the lock once the store has connected, before any fault. */
+    private static void acquireAndReleaseOnceConnected(ReactiveDistributedLock lock) throws Exception {
+        assertThat(StoreRecovery.await(() -> await(lock.acquireOnce()), acquired -> acquired, RECOVERY))
+                .as("acquired before the fault, once connected").isTrue();
+        assertThat(await(lock.release())).isTrue();
     }
 }
