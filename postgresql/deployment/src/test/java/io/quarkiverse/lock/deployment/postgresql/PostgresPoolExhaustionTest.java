@@ -18,6 +18,7 @@ import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStore;
 import io.quarkiverse.lock.tck.StoreRecovery;
 import io.quarkiverse.lock.testsupport.Pause;
+import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkiverse.lock.testsupport.proxy.Fault;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
 
@@ -83,5 +84,47 @@ class PostgresPoolExhaustionTest {
         assertThat(StoreRecovery.await(() -> await(fresh.acquireOnce()), acquired -> acquired, RECOVERY))
                 .as("a key never touched by the fault works").isTrue();
         assertThat(await(fresh.release())).isTrue();
+    }
+
+    /**
+     * The server is paused for several operation timeouts with statements in flight on more keys than the store's
+     * connections, on a pool of 4 with max-connections 2 (one listens, one is left for the rounds): rounds sent during
+     * the pause get no answer in time and hold the last connection too. Once the server resumes, every key works again.
+     */
+    @Test
+    void aPauseLongerThanSeveralTimeoutsLeavesEveryKeyWorking() throws Exception {
+        PostgresServer server = PostgresServer.ownedBy(PostgresPoolExhaustionTest.class);
+        PostgresLockStore store = postgres.store(postgres.pool(server.port()), PostgresFaults.table(), true,
+                OPERATION_TIMEOUT, 2);
+        DefaultLockRegistry registry = postgres.registry(store, OPERATION_TIMEOUT);
+        String prefix = "paused-" + UUID.randomUUID() + "-";
+        ReactiveDistributedLock warmUp = registry.obtain(prefix + "warm-up");
+        assertThat(StoreRecovery.await(() -> await(warmUp.acquireOnce()), acquired -> acquired, RECOVERY))
+                .as("acquired before the pause, once connected").isTrue();
+        assertThat(await(warmUp.release())).isTrue();
+
+        List<CompletableFuture<Boolean>> acquisitions = new ArrayList<>();
+        server.pause();
+        Pause.sleep(100);
+        server.pause();
+        try {
+            for (int k = 0; k < 6; k++) {
+                acquisitions.add(registry.obtain(prefix + k).acquireOnce().subscribeAsCompletionStage());
+            }
+            for (CompletableFuture<Boolean> acquisition : acquisitions) {
+                assertThat(acquisition).as("an acquisition on a paused server fails")
+                        .failsWithin(OPERATION_TIMEOUT.plus(MARGIN).multipliedBy(6));
+            }
+            Pause.sleep(4_000);
+        } finally {
+            server.resume();
+        }
+
+        for (int k = 0; k < 6; k++) {
+            ReactiveDistributedLock lock = registry.obtain(prefix + k);
+            assertThat(StoreRecovery.await(() -> await(lock.acquireOnce()), acquired -> acquired, RECOVERY))
+                    .as("key %d works again within %s of the server resuming", k, RECOVERY).isTrue();
+            assertThat(await(lock.release())).isTrue();
+        }
     }
 }
