@@ -13,8 +13,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.lock.LockAdmin;
 import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
+import io.quarkiverse.lock.runtime.registry.StoreLockAdmin;
 import io.quarkiverse.lock.runtime.store.postgresql.PostgresLockStore;
 import io.quarkiverse.lock.tck.StoreRecovery;
 import io.quarkiverse.lock.testsupport.Pause;
@@ -35,6 +37,8 @@ class PostgresPoolExhaustionTest {
     private static final Duration RECOVERY = Duration.ofSeconds(10);
     /** The fixture's pool has four connections; one listens for hand-overs. */
     private static final int MAX_CONNECTIONS = 3;
+    /** Forced releases queued at the gate during a pause. */
+    private static final int FORCED = 30_000;
 
     @RegisterExtension
     final PostgresFaults postgres = new PostgresFaults();
@@ -124,6 +128,62 @@ class PostgresPoolExhaustionTest {
             ReactiveDistributedLock lock = registry.obtain(prefix + k);
             assertThat(StoreRecovery.await(() -> await(lock.acquireOnce()), acquired -> acquired, RECOVERY))
                     .as("key %d works again within %s of the server resuming", k, RECOVERY).isTrue();
+            assertThat(await(lock.release())).isTrue();
+        }
+    }
+
+    /**
+     * While the server is paused, abandoned statements keep the store's places at the gate, so every forced release
+     * asked meanwhile (an admin endpoint called in a loop, on distinct keys) waits there, and its time to be sent runs
+     * out. Once the server resumes and a place frees, every one of them must be skipped without holding a place, and
+     * the store must work again.
+     */
+    @Test
+    void manyForcedReleasesQueuedDuringAPauseLeaveTheStoreWorking() throws Exception {
+        PostgresServer server = PostgresServer.ownedBy(PostgresPoolExhaustionTest.class);
+        PostgresLockStore store = postgres.store(postgres.pool(server.port()), PostgresFaults.table(), true,
+                OPERATION_TIMEOUT, 2);
+        DefaultLockRegistry registry = postgres.registry(store, OPERATION_TIMEOUT);
+        LockAdmin admin = new StoreLockAdmin(registry);
+        String prefix = "forced-" + UUID.randomUUID() + "-";
+        ReactiveDistributedLock warmUp = registry.obtain(prefix + "warm-up");
+        assertThat(StoreRecovery.await(() -> await(warmUp.acquireOnce()), acquired -> acquired, RECOVERY))
+                .as("acquired before the pause, once connected").isTrue();
+        assertThat(await(warmUp.release())).isTrue();
+
+        List<CompletableFuture<Boolean>> forced = new ArrayList<>();
+        server.pause();
+        Pause.sleep(100);
+        server.pause();
+        try {
+            List<CompletableFuture<Boolean>> acquisitions = new ArrayList<>();
+            for (int k = 0; k < 2; k++) {
+                acquisitions.add(registry.obtain(prefix + k).acquireOnce().subscribeAsCompletionStage());
+            }
+            for (CompletableFuture<Boolean> acquisition : acquisitions) {
+                assertThat(acquisition).as("an acquisition on a paused server fails")
+                        .failsWithin(OPERATION_TIMEOUT.plus(MARGIN));
+            }
+            for (int k = 0; k < FORCED; k++) {
+                forced.add(admin.forceRelease(prefix + "forced-" + k).subscribeAsCompletionStage());
+            }
+            for (CompletableFuture<Boolean> release : forced) {
+                assertThat(release).as("a forced release on a paused server fails")
+                        .failsWithin(OPERATION_TIMEOUT.plus(MARGIN).multipliedBy(10));
+            }
+        } finally {
+            server.resume();
+        }
+
+        for (int k = 0; k < 2; k++) {
+            ReactiveDistributedLock lock = registry.obtain(prefix + k);
+            assertThat(StoreRecovery.await(() -> await(lock.acquireOnce()), acquired -> acquired, RECOVERY))
+                    .as("key %d works again within %s of the server resuming", k, RECOVERY).isTrue();
+            assertThat(await(lock.release())).isTrue();
+        }
+        for (int k = 0; k < 20; k++) {
+            ReactiveDistributedLock lock = registry.obtain(prefix + "after-" + k);
+            assertThat(await(lock.acquireOnce())).as("a fresh key %d works", k).isTrue();
             assertThat(await(lock.release())).isTrue();
         }
     }
