@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jboss.logging.Logger;
 
@@ -66,25 +67,79 @@ final class BackendTermination {
 
     /**
      * @param processId the server process of the abandoned statement's connection
-     * @return completes with {@code true} once the process is gone, or {@code false} if it may not be ended (the
-     *         role's privileges) or the store closed first
+     * @return the termination, not started yet
      */
-    CompletableFuture<Boolean> terminate(int processId) {
-        CompletableFuture<Boolean> gone = new CompletableFuture<>();
-        round(processId, gone);
-        return gone;
+    Termination termination(int processId) {
+        return new Termination(processId);
     }
 
-    private void round(int processId, CompletableFuture<Boolean> gone) {
-        if (closed) {
-            gone.complete(false);
+    /**
+     * The rounds that end one server process. Until one of them is sent, it may be {@link #cancel() cancelled}: a
+     * statement whose reply came after all (late) is done at the server, and its connection may go back to the pool
+     * as long as no round can still reach its process. Its rounds may otherwise wait for ever for a connection of a
+     * pool that the abandoned statements hold entirely (the listener holds one more).
+     */
+    final class Termination {
+
+        private static final int NOT_SENT = 0;
+        private static final int SENT = 1;
+        private static final int CANCELLED = 2;
+
+        private final int processId;
+        private final CompletableFuture<Boolean> gone = new CompletableFuture<>();
+        private final AtomicInteger state = new AtomicInteger(NOT_SENT);
+
+        private Termination(int processId) {
+            this.processId = processId;
+        }
+
+        /** Starts the rounds, unless cancelled first. */
+        void start() {
+            round(this);
+        }
+
+        /**
+         * @return completes with {@code true} once the process is gone, or {@code false} if it may not be ended (the
+         *         role's privileges) or the store closed first; never if cancelled
+         */
+        CompletableFuture<Boolean> gone() {
+            return gone;
+        }
+
+        /** @return {@code true} if no round was sent, nor ever will be: the process is left alone */
+        boolean cancel() {
+            return state.compareAndSet(NOT_SENT, CANCELLED) || state.get() == CANCELLED;
+        }
+
+        private boolean cancelled() {
+            return state.get() == CANCELLED;
+        }
+
+        /** @return {@code true} if a round may be sent: not cancelled, and never again cancellable */
+        private boolean send() {
+            return state.compareAndSet(NOT_SENT, SENT) || state.get() == SENT;
+        }
+    }
+
+    private void round(Termination termination) {
+        if (termination.cancelled()) {
             return;
         }
-        pool.getConnection().subscribe().with(connection -> round(connection, processId, gone),
-                failure -> again(processId, gone));
+        if (closed) {
+            termination.gone.complete(false);
+            return;
+        }
+        pool.getConnection().subscribe().with(connection -> round(connection, termination),
+                failure -> again(termination));
     }
 
-    private void round(SqlConnection connection, int processId, CompletableFuture<Boolean> gone) {
+    private void round(SqlConnection connection, Termination termination) {
+        if (!termination.send()) {
+            connection.closeAndForget();
+            return;
+        }
+        int processId = termination.processId;
+        CompletableFuture<Boolean> gone = termination.gone;
         Integer[] earlier = unanswered.toArray(Integer[]::new);
         AtomicBoolean answered = new AtomicBoolean();
         long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
@@ -92,7 +147,7 @@ final class BackendTermination {
                 if (connection.getDelegate() instanceof PgConnection pg) {
                     unanswered.add(pg.processId());
                 }
-                again(processId, gone);
+                again(termination);
             }
         });
         connection.preparedQuery(TERMINATE).execute(Tuple.of(processId, earlier)).subscribe().with(rows -> {
@@ -106,7 +161,7 @@ final class BackendTermination {
                 LOG.debugf("The server process %d of a statement that got no answer is gone", processId);
                 gone.complete(true);
             } else {
-                again(processId, gone);
+                again(termination);
             }
         }, failure -> {
             if (!answered.compareAndSet(false, true)) {
@@ -118,13 +173,13 @@ final class BackendTermination {
                 refused(processId, pg);
                 gone.complete(false);
             } else {
-                again(processId, gone);
+                again(termination);
             }
         });
     }
 
-    private void again(int processId, CompletableFuture<Boolean> gone) {
-        vertx.setTimer(ROUND_MILLIS, id -> round(processId, gone));
+    private void again(Termination termination) {
+        vertx.setTimer(ROUND_MILLIS, id -> round(termination));
     }
 
     private void refused(int processId, PgException failure) {

@@ -106,6 +106,8 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
         private boolean answered;
         /** Whether the abandoned statement's server process is being ended. */
         private boolean terminating;
+        /** The rounds ending the abandoned statement's server process, once it is being ended. */
+        private BackendTermination.Termination ending;
         private boolean killed;
         private boolean ended;
         /** Whether the statement gave up its place in the {@link StatementGate gate}. */
@@ -189,18 +191,26 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
         /**
          * A reply, an error reply included, means the server is done with the statement. A failure of the connection
          * (reset, closed) does not: a paused server may still run the bytes it holds, so the statement is abandoned
-         * as on a timeout.
+         * as on a timeout. A reply that comes after the timeout but before any round to end the session was sent
+         * gives the connection back: the statement is done, and no round will reach its session. Otherwise, with
+         * abandoned statements holding every connection the listener leaves, the rounds would wait for ever for one,
+         * and the late replies could never free any.
          */
         private void ended(RowSet<Row> rows, Throwable failure) {
             boolean atServer = failure == null || failure instanceof PgException;
             boolean release;
-            boolean terminate = false;
+            BackendTermination.Termination terminate = null;
             boolean settle;
             synchronized (this) {
                 ended = true;
-                if (!atServer && !terminating && !killed) {
-                    terminate = connection.getDelegate() instanceof PgConnection;
-                    terminating = terminate;
+                if (atServer && terminating && ending.cancel()) {
+                    // a late reply, before any round was sent: the connection is idle, and no round will reach it
+                    terminating = false;
+                }
+                if (!atServer && !terminating && !killed && connection.getDelegate() instanceof PgConnection pg) {
+                    terminate = termination.termination(pg.processId());
+                    ending = terminate;
+                    terminating = true;
                 }
                 release = !terminating && !killed;
                 settle = atServer || !terminating;
@@ -209,8 +219,8 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
                 connection.closeAndForget();
                 leaveGate();
             }
-            if (terminate) {
-                terminate();
+            if (terminate != null) {
+                terminate(terminate);
             }
             if (settle) {
                 settled.complete(null);
@@ -228,22 +238,25 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
         }
 
         private void timedOut() {
-            boolean terminate;
+            BackendTermination.Termination terminate = null;
             boolean leave;
             synchronized (this) {
                 if (answered) {
                     return;
                 }
                 answered = true;
-                terminate = !terminating && !killed && connection.getDelegate() instanceof PgConnection;
-                terminating |= terminate;
+                if (!terminating && !killed && connection.getDelegate() instanceof PgConnection pg) {
+                    terminate = termination.termination(pg.processId());
+                    ending = terminate;
+                    terminating = true;
+                }
                 leave = !terminating && !killed;
             }
             if (leave) {
                 leaveGate();
             }
-            if (terminate) {
-                terminate();
+            if (terminate != null) {
+                terminate(terminate);
             }
             NoAnswerException noAnswer = new NoAnswerException(timeout);
             if (waitForSettling) {
@@ -253,8 +266,9 @@ record BoundedStatements(Vertx vertx, Pool pool, Duration timeout, BackendTermin
             }
         }
 
-        private void terminate() {
-            termination.terminate(((PgConnection) connection.getDelegate()).processId()).thenAccept(this::gone);
+        private void terminate(BackendTermination.Termination rounds) {
+            rounds.gone().thenAccept(this::gone);
+            rounds.start();
         }
 
         /**

@@ -27,6 +27,8 @@ import io.vertx.mutiny.sqlclient.Pool;
 public class PostgresLockStoreProducer {
 
     private static final Logger LOG = Logger.getLogger(PostgresLockStoreProducer.class);
+    /** {@code quarkus.datasource.reactive.max-size} when it is not set. */
+    private static final int QUARKUS_DEFAULT_MAX_SIZE = 20;
 
     @Inject
     @Any
@@ -61,19 +63,42 @@ public class PostgresLockStoreProducer {
         } catch (IllegalArgumentException e) {
             throw new ConfigurationException(e.getMessage());
         }
+        boolean listens = config.releaseNotifications() && poolLeavesRoomToListen(datasource.datasource());
         return new PostgresLockStore(vertx, pool.get(), new PostgresLockStoreSettings(table, settings.keyPrefix(),
-                config.createSchema(), config.releaseNotifications() && poolLeavesRoomToListen(datasource.datasource()),
+                config.createSchema(), listens,
                 LockSettings.positive("quarkus.lock.postgresql.free-row-retention", config.freeRowRetention()),
-                settings.operationTimeout(), maxConnections(config)));
+                settings.operationTimeout(), maxConnections(config, datasource.datasource(), listens)));
     }
 
-    private static int maxConnections(PostgresLockRuntimeConfig config) {
+    /**
+     * At most the pool's connections less the listener's and one: statements that get no answer keep their
+     * connections until another connection ends their sessions, so were they to hold every connection the listener
+     * leaves, no connection would be left to end them, and the store would wait for ever.
+     */
+    private static int maxConnections(PostgresLockRuntimeConfig config, Optional<String> datasource,
+            boolean listens) {
         int connections = config.maxConnections().orElse(PostgresLockStoreSettings.defaultMaxConnections());
         if (connections < 1) {
             throw new ConfigurationException("quarkus.lock.postgresql.max-connections must be at least 1, not "
                     + connections);
         }
-        return connections;
+        String property = maxSizeProperty(datasource);
+        int maxSize = ConfigProvider.getConfig().getOptionalValue(property, Integer.class)
+                .orElse(QUARKUS_DEFAULT_MAX_SIZE);
+        int room = Math.max(1, maxSize - (listens ? 1 : 0) - 1);
+        if (connections <= room) {
+            return connections;
+        }
+        LOG.logf(config.maxConnections().isPresent() ? Logger.Level.WARN : Logger.Level.DEBUG,
+                "quarkus.lock.postgresql.max-connections is %d, but %s is %d: the PostgreSQL lock store's statements "
+                        + "hold at most %d connections, so that one is left to end the sessions of statements that "
+                        + "get no answer%s",
+                connections, property, maxSize, room, listens ? " besides the one that listens for hand-overs" : "");
+        return room;
+    }
+
+    private static String maxSizeProperty(Optional<String> datasource) {
+        return "quarkus.datasource" + datasource.map(name -> ".\"" + name + "\"").orElse("") + ".reactive.max-size";
     }
 
     /**
@@ -81,8 +106,7 @@ public class PostgresLockStoreProducer {
      * then have none left for the locks, so announcements are off there, and waiters poll.
      */
     private static boolean poolLeavesRoomToListen(Optional<String> datasource) {
-        String property = "quarkus.datasource" + datasource.map(name -> ".\"" + name + "\"").orElse("")
-                + ".reactive.max-size";
+        String property = maxSizeProperty(datasource);
         int maxSize = ConfigProvider.getConfig().getOptionalValue(property, Integer.class).orElse(Integer.MAX_VALUE);
         if (maxSize > 1) {
             return true;

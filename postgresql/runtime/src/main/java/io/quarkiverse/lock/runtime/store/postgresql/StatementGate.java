@@ -22,6 +22,8 @@ final class StatementGate {
     private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
     /** How many statements hold a place, guarded by this. */
     private int running;
+    /** The statements given a place from within the {@link #leave()} running on this thread, to start after it. */
+    private final ThreadLocal<ArrayDeque<Runnable>> handedOver = new ThreadLocal<>();
 
     /** @param limit how many statements may hold a connection at once, at least 1 */
     StatementGate(int limit) {
@@ -47,7 +49,13 @@ final class StatementGate {
         start.run();
     }
 
-    /** Gives up a place: the statement that held it gave its connection back, or its session ended. */
+    /**
+     * Gives up a place: the statement that held it gave its connection back, or its session ended. The place goes to
+     * the first waiting statement, if any. A statement given a place may give it up at once (its time to be sent ran
+     * out while it waited), and so on down the line: the statements given places from within this call run one after
+     * the other once it returns to the outermost {@code leave} on this thread, not each inside the one before, which
+     * would overflow the stack on a long line (an outage keeps every place taken, and the line grows).
+     */
     void leave() {
         Runnable next;
         synchronized (this) {
@@ -57,7 +65,31 @@ final class StatementGate {
                 return;
             }
         }
-        next.run();
+        ArrayDeque<Runnable> handing = handedOver.get();
+        if (handing != null) {
+            handing.add(next);
+            return;
+        }
+        handing = new ArrayDeque<>();
+        handedOver.set(handing);
+        RuntimeException first = null;
+        try {
+            for (Runnable start = next; start != null; start = handing.poll()) {
+                try {
+                    start.run();
+                } catch (RuntimeException e) {
+                    // the others were given their places too: each must still run, or its place is lost
+                    if (first == null) {
+                        first = e;
+                    }
+                }
+            }
+        } finally {
+            handedOver.remove();
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 
     /** How many statements wait for a place, for tests. */
