@@ -100,6 +100,7 @@ final class RedisCommandPipeline {
         while (true) {
             QueuedCommands next;
             RedisConnection conn;
+            RedisLink sentOn;
             RedisLink opening = null;
             synchronized (this) {
                 if (queue.isEmpty() || inFlight >= MAX_IN_FLIGHT) {
@@ -115,6 +116,7 @@ final class RedisCommandPipeline {
                 return;
             }
             synchronized (this) {
+                sentOn = link;
                 conn = link == null ? null : link.readyConnection();
                 if (conn == null || queue.isEmpty() || inFlight >= MAX_IN_FLIGHT) {
                     return;
@@ -126,10 +128,6 @@ final class RedisCommandPipeline {
                 if (inFlight++ == 0) {
                     busySinceNanos = System.nanoTime();
                 }
-            }
-            RedisLink sentOn;
-            synchronized (this) {
-                sentOn = link;
             }
             Future<List<Response>> reply = next.requests().size() == 1
                     ? conn.send(next.requests().get(0)).map(Collections::singletonList)
@@ -156,9 +154,7 @@ final class RedisCommandPipeline {
      * the sentinels for the primary again, instead of failing every lock command there for as long as it lives.
      */
     private static boolean onReplica(Throwable failure) {
-        String message = failure.getMessage();
-        // A batch reports the failing command's error after its index: "ERR [0] READONLY ...".
-        return message != null && (message.startsWith("READONLY") || message.contains("] READONLY "));
+        return RedisErrors.is(failure, "READONLY");
     }
 
     private void failQueued(Throwable cause) {

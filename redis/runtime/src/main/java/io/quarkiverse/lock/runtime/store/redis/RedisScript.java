@@ -117,9 +117,7 @@ final class RedisScript {
     }
 
     private static boolean isNoScript(Throwable failure) {
-        String message = failure.getMessage();
-        // A batch reports the failing command's error after its index: "ERR [0] NOSCRIPT ...".
-        return message != null && (message.startsWith("NOSCRIPT") || message.contains("] NOSCRIPT "));
+        return RedisErrors.is(failure, "NOSCRIPT");
     }
 
     private static String sha1(String source) {
