@@ -63,11 +63,15 @@ public class PostgresLockStoreProducer {
         } catch (IllegalArgumentException e) {
             throw new ConfigurationException(e.getMessage());
         }
-        boolean listens = config.releaseNotifications() && poolLeavesRoomToListen(datasource.datasource());
+        String maxSizeProperty = "quarkus.datasource"
+                + datasource.datasource().map(name -> ".\"" + name + "\"").orElse("") + ".reactive.max-size";
+        Optional<Integer> maxSize = ConfigProvider.getConfig().getOptionalValue(maxSizeProperty, Integer.class);
+        boolean listens = config.releaseNotifications() && poolLeavesRoomToListen(maxSizeProperty, maxSize);
         return new PostgresLockStore(vertx, pool.get(), new PostgresLockStoreSettings(table, settings.keyPrefix(),
                 config.createSchema(), listens,
                 LockSettings.positive("quarkus.lock.postgresql.free-row-retention", config.freeRowRetention()),
-                settings.operationTimeout(), maxConnections(config, datasource.datasource(), listens)));
+                settings.operationTimeout(),
+                maxConnections(config, maxSizeProperty, maxSize.orElse(QUARKUS_DEFAULT_MAX_SIZE), listens)));
     }
 
     /**
@@ -75,16 +79,13 @@ public class PostgresLockStoreProducer {
      * connections until another connection ends their sessions, so were they to hold every connection the listener
      * leaves, no connection would be left to end them, and the store would wait for ever.
      */
-    private static int maxConnections(PostgresLockRuntimeConfig config, Optional<String> datasource,
+    private static int maxConnections(PostgresLockRuntimeConfig config, String property, int maxSize,
             boolean listens) {
         int connections = config.maxConnections().orElse(PostgresLockStoreSettings.defaultMaxConnections());
         if (connections < 1) {
             throw new ConfigurationException("quarkus.lock.postgresql.max-connections must be at least 1, not "
                     + connections);
         }
-        String property = maxSizeProperty(datasource);
-        int maxSize = ConfigProvider.getConfig().getOptionalValue(property, Integer.class)
-                .orElse(QUARKUS_DEFAULT_MAX_SIZE);
         int room = Math.max(1, maxSize - (listens ? 1 : 0) - 1);
         if (connections <= room) {
             return connections;
@@ -97,24 +98,18 @@ public class PostgresLockStoreProducer {
         return room;
     }
 
-    private static String maxSizeProperty(Optional<String> datasource) {
-        return "quarkus.datasource" + datasource.map(name -> ".\"" + name + "\"").orElse("") + ".reactive.max-size";
-    }
-
     /**
      * The hand-over announcements keep one connection of the pool for {@code LISTEN}: a pool of one connection would
      * then have none left for the locks, so announcements are off there, and waiters poll.
      */
-    private static boolean poolLeavesRoomToListen(Optional<String> datasource) {
-        String property = maxSizeProperty(datasource);
-        int maxSize = ConfigProvider.getConfig().getOptionalValue(property, Integer.class).orElse(Integer.MAX_VALUE);
-        if (maxSize > 1) {
+    private static boolean poolLeavesRoomToListen(String property, Optional<Integer> maxSize) {
+        if (maxSize.isEmpty() || maxSize.get() > 1) {
             return true;
         }
         LOG.warnf("%s is %d: the PostgreSQL lock store keeps one connection of the pool to listen for hand-overs, "
                 + "which would leave none for the locks, so it does not listen (waiters of other instances poll). "
                 + "Raise it to 2 or more, or set quarkus.lock.postgresql.release-notifications=false", property,
-                maxSize);
+                maxSize.get());
         return false;
     }
 }
