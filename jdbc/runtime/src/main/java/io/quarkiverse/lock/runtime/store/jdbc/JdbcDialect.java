@@ -136,6 +136,7 @@ public enum JdbcDialect {
                     token      BIGINT NOT NULL,
                     held_until BIGINT,
                     handed_at  BIGINT,
+                    queued     SMALLINT NOT NULL,
                     changed_at BIGINT NOT NULL%s
                 )%s""".formatted(table.sql(), idType, keyType, ownerType, index, tableOptions);
         String lineTable = """

@@ -35,8 +35,11 @@ final class JdbcLockOperations {
         this.sql = statements;
     }
 
-    /** The lock's row as locked by the transaction, and the database's clock when it was locked. */
-    private record Row(String owner, long token, long heldUntil, long now) {
+    /**
+     * The lock's row as locked by the transaction, and the database's clock when it was locked; {@code queued} is
+     * {@code false} only when the key's line holds no live place ({@link JdbcStatements}).
+     */
+    private record Row(String owner, long token, long heldUntil, boolean queued, long now) {
 
         boolean heldAt(long now) {
             return owner != null && heldUntil > now;
@@ -55,7 +58,7 @@ final class JdbcLockOperations {
             throws SQLException {
         Row row = lockOrInsert(tx, key);
         long now = row.now;
-        List<Place> line = liveLine(tx, key, now);
+        List<Place> line = liveLine(tx, key, row);
         Place mine = find(line, owner);
         if (waiting && row.heldAt(now) && owner.equals(row.owner)) {
             return AcquireResult.acquired(row.token);
@@ -63,7 +66,8 @@ final class JdbcLockOperations {
         boolean granted = !row.heldAt(now) && (line.isEmpty() || line.get(0).owner.equals(owner));
         if (granted) {
             long token = Math.max(row.token + 1, now);
-            tx.update(sql.updateRow, owner, token, leaseEnd(now, leaseMillis), now, key.id());
+            tx.update(sql.updateRow, owner, token, leaseEnd(now, leaseMillis), queued(line, mine, null), now,
+                    key.id());
             leave(tx, key, mine);
             return AcquireResult.acquired(token);
         }
@@ -72,6 +76,11 @@ final class JdbcLockOperations {
         } else if (mine != null) {
             tx.update(sql.updatePlace, now + PLACE_MILLIS * 1000, leaseMillis, key.id(), owner);
         } else {
+            if (!row.queued) {
+                // no place is live; rows left by a lock row deleted by hand would fail the insert
+                tx.update(sql.clearLine, key.id());
+                tx.update(sql.markQueued, key.id());
+            }
             long place = line.isEmpty() ? 1 : line.get(line.size() - 1).place + 1;
             tx.update(sql.insertPlace, key.id(), owner, place, now + PLACE_MILLIS * 1000, leaseMillis);
         }
@@ -81,24 +90,27 @@ final class JdbcLockOperations {
     AcquireResult takeOver(JdbcTransaction tx, JdbcKey key, String owner, long leaseMillis) throws SQLException {
         Row row = lockOrInsert(tx, key);
         long now = row.now;
-        leave(tx, key, find(liveLine(tx, key, now), owner));
+        List<Place> line = liveLine(tx, key, row);
+        Place mine = find(line, owner);
+        leave(tx, key, mine);
         long token = Math.max(row.token + 1, now);
-        tx.update(sql.updateRow, owner, token, leaseEnd(now, leaseMillis), now, key.id());
+        tx.update(sql.updateRow, owner, token, leaseEnd(now, leaseMillis), queued(line, mine, null), now, key.id());
         return AcquireResult.acquired(token);
     }
 
     /**
      * Releases the lock that {@code owner} holds when nobody is in line for it, in one statement outside a transaction:
      * the release of an uncontended lock. The statement changes only the key's row, which it locks, and only when
-     * {@code owner} holds it and its lease runs; so a release that finds anyone in line, or is no release of a live
-     * hold, changes nothing and is left to {@link #free}. A place that another transaction adds while this one waits
-     * for the row may be missed: that waiter is then not handed the lock, and takes it when it next asks, being first
-     * in line.
+     * {@code owner} holds it, its lease runs and the row says the line holds no live place ({@code queued = 0}); so a
+     * release that finds anyone in line, or is no release of a live hold, changes nothing and is left to {@link #free}.
+     * The test is on the row itself, not on the line's table, because a statement that waited for the row lock sees
+     * the row as the transaction before it left it, but the other tables only as they were when it began: a waiter
+     * that joined the line meanwhile would be missed, left in line with the lock free and nobody told.
      *
      * @return {@code true} if it released the lock, {@code false} if it changed nothing
      */
     boolean releaseAlone(JdbcTransaction tx, JdbcKey key, String owner) throws SQLException {
-        return tx.update(sql.releaseAlone, key.id(), owner, key.id()) == 1;
+        return tx.update(sql.releaseAlone, key.id(), owner) == 1;
     }
 
     /**
@@ -114,7 +126,7 @@ final class JdbcLockOperations {
             return new Freed(false, null, 0);
         }
         long now = row.now;
-        List<Place> line = liveLine(tx, key, now);
+        List<Place> line = liveLine(tx, key, row);
         if (owner != null) {
             leave(tx, key, find(line, owner));
         }
@@ -133,7 +145,8 @@ final class JdbcLockOperations {
             return new Freed(true, null, 0);
         }
         long token = Math.max(row.token + 1, now);
-        tx.update(sql.handOver, next.owner, token, leaseEnd(now, next.leaseMillis), now, now, key.id());
+        tx.update(sql.handOver, next.owner, token, leaseEnd(now, next.leaseMillis), queued(line, next, owner), now,
+                now, key.id());
         tx.update(sql.deletePlace, key.id(), next.owner);
         return new Freed(true, next.owner, token);
     }
@@ -155,7 +168,7 @@ final class JdbcLockOperations {
     boolean sweep(JdbcTransaction tx, byte[] id, long before) throws SQLException {
         JdbcKey key = new JdbcKey(id, null);
         Row row = lock(tx, key);
-        if (row == null || !liveLine(tx, key, row.now).isEmpty()) {
+        if (row == null || !liveLine(tx, key, row).isEmpty()) {
             return false;
         }
         return tx.update(sql.deleteRow, id, before, before) == 1;
@@ -169,7 +182,7 @@ final class JdbcLockOperations {
         long now = tx.now();
         // a row another transaction inserts at the same time fails this insert, and the operation is tried again
         tx.update(sql.insertRow, key.id(), key.bytes(), now);
-        return new Row(null, 0, 0, now);
+        return new Row(null, 0, 0, false, now);
     }
 
     private Row lock(JdbcTransaction tx, JdbcKey key) throws SQLException {
@@ -183,13 +196,20 @@ final class JdbcLockOperations {
                 long token = rows.getLong(2);
                 long heldUntil = rows.getLong(3);
                 boolean free = rows.wasNull();
-                return new Row(owner, token, free ? 0 : heldUntil, rows.getLong(4));
+                return new Row(owner, token, free ? 0 : heldUntil, rows.getInt(4) != 0, rows.getLong(5));
             }
         }
     }
 
-    /** The key's line, in order, without the places that lapsed, which it deletes. */
-    private List<Place> liveLine(JdbcTransaction tx, JdbcKey key, long now) throws SQLException {
+    /**
+     * The key's line, in order, without the places that lapsed, which it deletes; not read when the row says it holds
+     * no live place.
+     */
+    private List<Place> liveLine(JdbcTransaction tx, JdbcKey key, Row row) throws SQLException {
+        if (!row.queued) {
+            return List.of();
+        }
+        long now = row.now;
         List<Place> live = new ArrayList<>();
         boolean lapsed = false;
         try (PreparedStatement statement = tx.prepare(sql.line)) {
@@ -215,6 +235,19 @@ final class JdbcLockOperations {
         if (place != null) {
             tx.update(sql.deletePlace, key.id(), place.owner);
         }
+    }
+
+    /**
+     * @return the row's {@code queued} once the places {@code leaving} and {@code alsoLeaving} (either may be
+     *         {@code null}) are out of {@code line}: 1 if any place is left
+     */
+    private static long queued(List<Place> line, Place leaving, String alsoLeaving) {
+        for (Place place : line) {
+            if (place != leaving && !place.owner.equals(alsoLeaving)) {
+                return 1L;
+            }
+        }
+        return 0L;
     }
 
     private static Place find(List<Place> line, String owner) {

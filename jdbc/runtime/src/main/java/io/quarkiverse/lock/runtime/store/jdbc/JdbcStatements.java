@@ -13,6 +13,8 @@ import java.util.List;
  *   token      the last fencing token issued for the key
  *   held_until when the lease ends, in database microseconds (Long.MAX_VALUE: held until released)
  *   handed_at  when a release last handed the lock to a waiter, for the release watches of other instances
+ *   queued     1 while the line may hold a live place, 0 when it surely holds none: the transaction that adds a place
+ *              sets it, one that finds the line empty clears it, and the one-statement release runs only on 0
  *   changed_at database time of the last change, for the sweep
  * quarkus_lock_line: the waiters of a key, in the order of place; a waiter's place lapses at place_until
  *   lock_id, owner, place, place_until (database microseconds), lease_millis (the lease it asked for)
@@ -40,12 +42,14 @@ final class JdbcStatements {
     final String updateRow;
     final String freeRow;
     final String releaseAlone;
+    final String markQueued;
     final String handOver;
     final String line;
     final String insertPlace;
     final String updatePlace;
     final String deletePlace;
     final String deleteLapsed;
+    final String clearLine;
     final String renew;
     final String isHeld;
     final String ping;
@@ -70,16 +74,18 @@ final class JdbcStatements {
         this.begin = "START TRANSACTION";
         this.commit = "COMMIT";
         this.rollback = "ROLLBACK";
-        this.lockRow = "SELECT owner, token, held_until, " + now + " FROM " + t + " WHERE lock_id = ? FOR UPDATE";
+        this.lockRow = "SELECT owner, token, held_until, queued, " + now + " FROM " + t + " WHERE lock_id = ? FOR UPDATE";
         this.insertRow = "INSERT INTO " + t
-                + " (lock_id, lock_key, owner, token, held_until, handed_at, changed_at) VALUES (?, ?, NULL, 0, NULL, NULL, ?)";
-        this.updateRow = "UPDATE " + t + " SET owner = ?, token = ?, held_until = ?, changed_at = ? WHERE lock_id = ?";
-        this.freeRow = "UPDATE " + t + " SET owner = NULL, held_until = NULL, changed_at = ? WHERE lock_id = ?";
+                + " (lock_id, lock_key, owner, token, held_until, handed_at, queued, changed_at)"
+                + " VALUES (?, ?, NULL, 0, NULL, NULL, 0, ?)";
+        this.updateRow = "UPDATE " + t
+                + " SET owner = ?, token = ?, held_until = ?, queued = ?, changed_at = ? WHERE lock_id = ?";
+        this.freeRow = "UPDATE " + t + " SET owner = NULL, held_until = NULL, queued = 0, changed_at = ? WHERE lock_id = ?";
         this.releaseAlone = "UPDATE " + t + " SET owner = NULL, held_until = NULL, changed_at = " + now
-                + " WHERE lock_id = ? AND owner = ? AND held_until > " + now + " AND NOT EXISTS (SELECT 1 FROM " + l
-                + " WHERE lock_id = ?)";
+                + " WHERE lock_id = ? AND owner = ? AND held_until > " + now + " AND queued = 0";
+        this.markQueued = "UPDATE " + t + " SET queued = 1 WHERE lock_id = ?";
         this.handOver = "UPDATE " + t
-                + " SET owner = ?, token = ?, held_until = ?, changed_at = ?, handed_at = ? WHERE lock_id = ?";
+                + " SET owner = ?, token = ?, held_until = ?, queued = ?, changed_at = ?, handed_at = ? WHERE lock_id = ?";
         this.line = "SELECT owner, place, place_until, lease_millis FROM " + l + " WHERE lock_id = ? ORDER BY place"
                 + " FOR UPDATE";
         this.insertPlace = "INSERT INTO " + l
@@ -87,6 +93,7 @@ final class JdbcStatements {
         this.updatePlace = "UPDATE " + l + " SET place_until = ?, lease_millis = ? WHERE lock_id = ? AND owner = ?";
         this.deletePlace = "DELETE FROM " + l + " WHERE lock_id = ? AND owner = ?";
         this.deleteLapsed = "DELETE FROM " + l + " WHERE lock_id = ? AND place_until <= ?";
+        this.clearLine = "DELETE FROM " + l + " WHERE lock_id = ?";
         this.renew = "UPDATE " + t + " SET held_until = CASE WHEN ? = 0 THEN " + UNTIL_RELEASED
                 + " ELSE " + now + " + ? END, changed_at = " + now
                 + " WHERE lock_id = ? AND owner = ? AND held_until > " + now;

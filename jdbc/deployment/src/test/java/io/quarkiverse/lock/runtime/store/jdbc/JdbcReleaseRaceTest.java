@@ -1,0 +1,119 @@
+package io.quarkiverse.lock.runtime.store.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.lock.deployment.jdbc.JdbcStoreTck;
+import io.quarkiverse.lock.deployment.jdbc.ServerDatabase;
+import io.quarkiverse.lock.spi.AcquireResult;
+import io.vertx.core.Vertx;
+
+/**
+ * The release of a lock nobody seems to wait for, racing a waiter that joins the line: the waiter's transaction locked
+ * the key's row and took its place in line; the release was sent meanwhile and waits for the row. Once the waiter's
+ * transaction commits, the release must see the waiter and hand it the lock, although the release's own statement
+ * began before the waiter's place existed: otherwise the lock is freed with a waiter in line that nobody tells, which
+ * then waits for its next poll.
+ */
+class JdbcReleaseRaceTest {
+
+    private static final JdbcTable TABLE = JdbcTable.parse("release_race");
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final long LEASE_MILLIS = 60_000;
+
+    private final Vertx vertx = Vertx.vertx();
+    private AgroalDataSource pool;
+    private JdbcLockStore store;
+
+    /** A database of the race, and the query that counts the sessions waiting for a row lock on it. */
+    enum Database {
+        H2(JdbcDialect.H2, () -> JdbcStoreTck.pool("jdbc:h2:mem:release-race;DB_CLOSE_DELAY=-1", "sa", "", 4),
+                "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID IS NOT NULL"),
+        POSTGRESQL(JdbcDialect.POSTGRESQL,
+                () -> ServerDatabase.POSTGRESQL.pool(ServerDatabase.POSTGRESQL.shared().port(), 4),
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"),
+        MARIADB(JdbcDialect.MARIADB, () -> ServerDatabase.MARIADB.pool(ServerDatabase.MARIADB.shared().port(), 4),
+                "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE STATE = 'Updating'");
+
+        final JdbcDialect dialect;
+        final Supplier<AgroalDataSource> pool;
+        final String waitingForLocks;
+
+        Database(JdbcDialect dialect, Supplier<AgroalDataSource> pool, String waitingForLocks) {
+            this.dialect = dialect;
+            this.pool = pool;
+            this.waitingForLocks = waitingForLocks;
+        }
+    }
+
+    @AfterEach
+    void close() {
+        if (store != null) {
+            store.close();
+        }
+        if (pool != null) {
+            pool.close();
+        }
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void aReleaseWaitingForTheRowHandsTheLockToTheWaiterThatJoinedMeanwhile(Database database) throws Exception {
+        pool = database.pool.get();
+        store = new JdbcLockStore(vertx, pool, new JdbcLockStoreSettings(TABLE, "", true, 2, Duration.ofMillis(100),
+                Duration.ofHours(1), TIMEOUT));
+        String key = "race-" + UUID.randomUUID();
+        assertThat(store.tryAcquire(key, "holder", LEASE_MILLIS, false).await().atMost(TIMEOUT).acquired()).isTrue();
+
+        JdbcStatements statements = new JdbcStatements(database.dialect, TABLE);
+        CompletableFuture<Boolean> release;
+        try (Connection waiter = pool.getConnection()) {
+            waiter.setAutoCommit(false);
+            JdbcTransaction tx = new JdbcTransaction(waiter, statements, System.nanoTime() + TIMEOUT.toNanos());
+            AcquireResult refused = new JdbcLockOperations(statements).acquire(tx, JdbcKey.of(key), "waiter",
+                    LEASE_MILLIS, true);
+            assertThat(refused.acquired()).isFalse();
+
+            release = store.release(key, "holder").subscribeAsCompletionStage();
+            awaitOneWaitingForARowLock(database, release);
+            waiter.commit();
+        }
+
+        assertThat(release.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(store.isHeld(key, "waiter").await().atMost(TIMEOUT))
+                .as("the release handed the lock to the waiter in line when it ran").isTrue();
+        assertThat(store.release(key, "waiter").await().atMost(TIMEOUT)).isTrue();
+    }
+
+    private void awaitOneWaitingForARowLock(Database database, CompletableFuture<Boolean> release)
+            throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        try (Connection observer = pool.getConnection()) {
+            while (countWaiting(observer, database) == 0) {
+                assertThat(release).as("the release, which must wait for the waiter's transaction").isNotDone();
+                assertThat(System.nanoTime()).as("the release waits for the row lock in time").isLessThan(deadline);
+                Thread.sleep(10);
+            }
+        }
+    }
+
+    private static long countWaiting(Connection observer, Database database) throws SQLException {
+        try (var statement = observer.createStatement(); var rows = statement.executeQuery(database.waitingForLocks)) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+}
