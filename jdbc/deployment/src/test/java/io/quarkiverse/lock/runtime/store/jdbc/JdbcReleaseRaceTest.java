@@ -21,11 +21,16 @@ import io.quarkiverse.lock.spi.AcquireResult;
 import io.vertx.core.Vertx;
 
 /**
- * The release of a lock nobody seems to wait for, racing a waiter that joins the line: the waiter's transaction locked
- * the key's row and took its place in line; the release was sent meanwhile and waits for the row. Once the waiter's
- * transaction commits, the release must see the waiter and hand it the lock, although the release's own statement
- * began before the waiter's place existed: otherwise the lock is freed with a waiter in line that nobody tells, which
- * then waits for its next poll.
+ * The waiting line where the lock row's {@code queued} column decides whether the line is read, on each database:
+ * <ul>
+ * <li>the release of a lock nobody seems to wait for, racing a waiter that joins the line: the waiter's transaction
+ * locked the key's row and took its place in line; the release was sent meanwhile and waits for the row. Once the
+ * waiter's transaction commits, the release must see the waiter and hand it the lock, although the release's own
+ * statement began before the waiter's place existed: otherwise the lock is freed with a waiter in line that nobody
+ * tells, which then waits for its next poll;</li>
+ * <li>a lock row deleted by hand while waiters are in line: the row comes back saying nobody waits, and the waiters'
+ * order must survive it.</li>
+ * </ul>
  */
 class JdbcReleaseRaceTest {
 
@@ -96,6 +101,35 @@ class JdbcReleaseRaceTest {
         assertThat(store.isHeld(key, "waiter").await().atMost(TIMEOUT))
                 .as("the release handed the lock to the waiter in line when it ran").isTrue();
         assertThat(store.release(key, "waiter").await().atMost(TIMEOUT)).isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void waitersKeepTheirOrderWhenTheLockRowIsDeletedByHand(Database database) throws Exception {
+        pool = database.pool.get();
+        store = new JdbcLockStore(vertx, pool, new JdbcLockStoreSettings(TABLE, "", true, 2, Duration.ofMillis(100),
+                Duration.ofHours(1), TIMEOUT));
+        String key = "row-lost-" + UUID.randomUUID();
+        assertThat(store.tryAcquire(key, "holder", LEASE_MILLIS, false).await().atMost(TIMEOUT).acquired()).isTrue();
+        assertThat(store.tryAcquire(key, "first", LEASE_MILLIS, true).await().atMost(TIMEOUT).acquired()).isFalse();
+        assertThat(store.tryAcquire(key, "second", LEASE_MILLIS, true).await().atMost(TIMEOUT).acquired()).isFalse();
+
+        try (Connection connection = pool.getConnection();
+                var delete = connection.prepareStatement("DELETE FROM " + TABLE.sql() + " WHERE lock_id = ?")) {
+            delete.setBytes(1, JdbcKey.of(key).id());
+            assertThat(delete.executeUpdate()).isEqualTo(1);
+        }
+        assertThat(store.tryAcquire(key, "newcomer", LEASE_MILLIS, false).await().atMost(TIMEOUT).acquired())
+                .as("the row is gone, and a lock nobody holds goes to whoever asks first").isTrue();
+        assertThat(store.tryAcquire(key, "second", LEASE_MILLIS, true).await().atMost(TIMEOUT).acquired()).isFalse();
+        assertThat(store.tryAcquire(key, "first", LEASE_MILLIS, true).await().atMost(TIMEOUT).acquired()).isFalse();
+
+        assertThat(store.release(key, "newcomer").await().atMost(TIMEOUT)).isTrue();
+        assertThat(store.isHeld(key, "first").await().atMost(TIMEOUT))
+                .as("the release handed the lock to the first in line, whose place the row's loss left").isTrue();
+        assertThat(store.release(key, "first").await().atMost(TIMEOUT)).isTrue();
+        assertThat(store.isHeld(key, "second").await().atMost(TIMEOUT)).isTrue();
+        assertThat(store.release(key, "second").await().atMost(TIMEOUT)).isTrue();
     }
 
     private void awaitOneWaitingForARowLock(Database database, CompletableFuture<Boolean> release)

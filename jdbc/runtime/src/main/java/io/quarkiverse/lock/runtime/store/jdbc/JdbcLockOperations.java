@@ -58,11 +58,12 @@ final class JdbcLockOperations {
             throws SQLException {
         Row row = lockOrInsert(tx, key);
         long now = row.now;
-        List<Place> line = liveLine(tx, key, row);
-        Place mine = find(line, owner);
         if (waiting && row.heldAt(now) && owner.equals(row.owner)) {
             return AcquireResult.acquired(row.token);
         }
+        // a waiter refused reads the line whatever the row says: a lock row deleted by hand leaves its line behind
+        List<Place> line = row.queued || (waiting && row.heldAt(now)) ? liveLine(tx, key, now) : List.of();
+        Place mine = find(line, owner);
         boolean granted = !row.heldAt(now) && (line.isEmpty() || line.get(0).owner.equals(owner));
         if (granted) {
             long token = Math.max(row.token + 1, now);
@@ -73,16 +74,16 @@ final class JdbcLockOperations {
         }
         if (!waiting) {
             leave(tx, key, mine);
-        } else if (mine != null) {
+            return AcquireResult.heldByAnother(remainingMillis(row, line, now), row.token);
+        }
+        if (mine != null) {
             tx.update(sql.updatePlace, now + PLACE_MILLIS * 1000, leaseMillis, key.id(), owner);
         } else {
-            if (!row.queued) {
-                // no place is live; rows left by a lock row deleted by hand would fail the insert
-                tx.update(sql.clearLine, key.id());
-                tx.update(sql.markQueued, key.id());
-            }
             long place = line.isEmpty() ? 1 : line.get(line.size() - 1).place + 1;
             tx.update(sql.insertPlace, key.id(), owner, place, now + PLACE_MILLIS * 1000, leaseMillis);
+        }
+        if (!row.queued) {
+            tx.update(sql.markQueued, key.id());
         }
         return AcquireResult.heldByAnother(remainingMillis(row, line, now), row.token);
     }
@@ -90,7 +91,7 @@ final class JdbcLockOperations {
     AcquireResult takeOver(JdbcTransaction tx, JdbcKey key, String owner, long leaseMillis) throws SQLException {
         Row row = lockOrInsert(tx, key);
         long now = row.now;
-        List<Place> line = liveLine(tx, key, row);
+        List<Place> line = queuedLine(tx, key, row);
         Place mine = find(line, owner);
         leave(tx, key, mine);
         long token = Math.max(row.token + 1, now);
@@ -126,7 +127,7 @@ final class JdbcLockOperations {
             return new Freed(false, null, 0);
         }
         long now = row.now;
-        List<Place> line = liveLine(tx, key, row);
+        List<Place> line = queuedLine(tx, key, row);
         if (owner != null) {
             leave(tx, key, find(line, owner));
         }
@@ -168,7 +169,7 @@ final class JdbcLockOperations {
     boolean sweep(JdbcTransaction tx, byte[] id, long before) throws SQLException {
         JdbcKey key = new JdbcKey(id, null);
         Row row = lock(tx, key);
-        if (row == null || !liveLine(tx, key, row).isEmpty()) {
+        if (row == null || !liveLine(tx, key, row.now).isEmpty()) {
             return false;
         }
         return tx.update(sql.deleteRow, id, before, before) == 1;
@@ -201,15 +202,13 @@ final class JdbcLockOperations {
         }
     }
 
-    /**
-     * The key's line, in order, without the places that lapsed, which it deletes; not read when the row says it holds
-     * no live place.
-     */
-    private List<Place> liveLine(JdbcTransaction tx, JdbcKey key, Row row) throws SQLException {
-        if (!row.queued) {
-            return List.of();
-        }
-        long now = row.now;
+    /** The key's line as {@link #liveLine} reads it, or none, unread, when the row says it holds no live place. */
+    private List<Place> queuedLine(JdbcTransaction tx, JdbcKey key, Row row) throws SQLException {
+        return row.queued ? liveLine(tx, key, row.now) : List.of();
+    }
+
+    /** The key's line, in order, without the places that lapsed, which it deletes. */
+    private List<Place> liveLine(JdbcTransaction tx, JdbcKey key, long now) throws SQLException {
         List<Place> live = new ArrayList<>();
         boolean lapsed = false;
         try (PreparedStatement statement = tx.prepare(sql.line)) {

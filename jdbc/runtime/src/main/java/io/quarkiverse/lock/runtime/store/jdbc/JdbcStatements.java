@@ -49,7 +49,6 @@ final class JdbcStatements {
     final String updatePlace;
     final String deletePlace;
     final String deleteLapsed;
-    final String clearLine;
     final String renew;
     final String isHeld;
     final String ping;
@@ -93,7 +92,6 @@ final class JdbcStatements {
         this.updatePlace = "UPDATE " + l + " SET place_until = ?, lease_millis = ? WHERE lock_id = ? AND owner = ?";
         this.deletePlace = "DELETE FROM " + l + " WHERE lock_id = ? AND owner = ?";
         this.deleteLapsed = "DELETE FROM " + l + " WHERE lock_id = ? AND place_until <= ?";
-        this.clearLine = "DELETE FROM " + l + " WHERE lock_id = ?";
         this.renew = "UPDATE " + t + " SET held_until = CASE WHEN ? = 0 THEN " + UNTIL_RELEASED
                 + " ELSE " + now + " + ? END, changed_at = " + now
                 + " WHERE lock_id = ? AND owner = ? AND held_until > " + now;
