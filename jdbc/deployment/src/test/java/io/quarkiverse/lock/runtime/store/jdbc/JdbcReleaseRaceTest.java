@@ -77,11 +77,7 @@ class JdbcReleaseRaceTest {
     @ParameterizedTest
     @EnumSource(Database.class)
     void aReleaseWaitingForTheRowHandsTheLockToTheWaiterThatJoinedMeanwhile(Database database) throws Exception {
-        pool = database.pool.get();
-        store = new JdbcLockStore(vertx, pool, new JdbcLockStoreSettings(TABLE, "", true, 2, Duration.ofMillis(100),
-                Duration.ofHours(1), TIMEOUT));
-        String key = "race-" + UUID.randomUUID();
-        assertThat(store.tryAcquire(key, "holder", LEASE_MILLIS, false).await().atMost(TIMEOUT).acquired()).isTrue();
+        String key = heldByHolder(database, "race-");
 
         JdbcStatements statements = new JdbcStatements(database.dialect, TABLE);
         CompletableFuture<Boolean> release;
@@ -106,11 +102,7 @@ class JdbcReleaseRaceTest {
     @ParameterizedTest
     @EnumSource(Database.class)
     void waitersKeepTheirOrderWhenTheLockRowIsDeletedByHand(Database database) throws Exception {
-        pool = database.pool.get();
-        store = new JdbcLockStore(vertx, pool, new JdbcLockStoreSettings(TABLE, "", true, 2, Duration.ofMillis(100),
-                Duration.ofHours(1), TIMEOUT));
-        String key = "row-lost-" + UUID.randomUUID();
-        assertThat(store.tryAcquire(key, "holder", LEASE_MILLIS, false).await().atMost(TIMEOUT).acquired()).isTrue();
+        String key = heldByHolder(database, "row-lost-");
         assertThat(store.tryAcquire(key, "first", LEASE_MILLIS, true).await().atMost(TIMEOUT).acquired()).isFalse();
         assertThat(store.tryAcquire(key, "second", LEASE_MILLIS, true).await().atMost(TIMEOUT).acquired()).isFalse();
 
@@ -130,6 +122,16 @@ class JdbcReleaseRaceTest {
         assertThat(store.release(key, "first").await().atMost(TIMEOUT)).isTrue();
         assertThat(store.isHeld(key, "second").await().atMost(TIMEOUT)).isTrue();
         assertThat(store.release(key, "second").await().atMost(TIMEOUT)).isTrue();
+    }
+
+    /** Opens the pool and the store on the database, and acquires a new key as {@code holder}. */
+    private String heldByHolder(Database database, String keyPrefix) {
+        pool = database.pool.get();
+        store = new JdbcLockStore(vertx, pool, new JdbcLockStoreSettings(TABLE, "", true, 2, Duration.ofMillis(100),
+                Duration.ofHours(1), TIMEOUT));
+        String key = keyPrefix + UUID.randomUUID();
+        assertThat(store.tryAcquire(key, "holder", LEASE_MILLIS, false).await().atMost(TIMEOUT).acquired()).isTrue();
+        return key;
     }
 
     private void awaitOneWaitingForARowLock(Database database, CompletableFuture<Boolean> release)
