@@ -7,7 +7,7 @@ import java.util.Set;
 
 /**
  * The size of a randomized fault run, read from system properties: {@code -Dfaults.seed=} (the seed, printed by every
- * run), {@code -Dfaults.operations=} (how many operations: 20,000 by default, fewer where a store's binding asks for
+ * run), {@code -Dfaults.operations=} (how many operations: 8,000 by default, fewer where a store's binding asks for
  * fewer) and {@code -Dfaults.soak=true} (a much longer run: 400,000 operations by default, up to two hours). To narrow a
  * failure down, {@code -Dfaults.without=}
  * leaves operations out (names of {@link FaultOperation}, comma-separated) and
@@ -30,7 +30,7 @@ public record FaultRunSettings(long seed, int operations, boolean soak, int inst
     public static final long DEFAULT_SEED = 20_261_130L;
 
     /** How many operations a run makes when none is asked for, unless its store's binding says otherwise. */
-    public static final int DEFAULT_OPERATIONS = 20_000;
+    public static final int DEFAULT_OPERATIONS = 8_000;
 
     /**
      * @return the settings the system properties ask for, with {@link #DEFAULT_OPERATIONS} operations unless told
