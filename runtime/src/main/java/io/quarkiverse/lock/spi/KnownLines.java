@@ -1,21 +1,20 @@
-package io.quarkiverse.lock.runtime.store.postgresql;
+package io.quarkiverse.lock.spi;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
-import io.quarkiverse.lock.spi.LockStore;
-
 /**
- * The keys on which this instance lately found a line of waiters, so that their next statements skip the fast path:
- * with a line, the statement that reads none can only answer that it changed nothing, and the full statement follows
- * it on the same connection, two round trips where one does. A waiter's polls and the release of a lock that was
- * waited for are where this pays.
+ * The keys on which this instance lately found a line of waiters, for a store whose operations have a fast path that
+ * decides only when nobody is in line (a statement that reads no line) and otherwise changes nothing, so that the full
+ * operation must follow: on such keys the store skips the fast path, since it can only cost a round trip more. A
+ * waiter's polls and the release of a lock that was waited for are where this pays. The SQL stores use it; it is safe
+ * to use from any thread.
  * <p>
  * A key is remembered for {@link LockStore#PLACE_MILLIS} after the last sighting, the time a place stays in the line
  * without being asked for again, and then forgotten; a key remembered wrongly only costs its statements the fast path,
  * never correctness, since the full statement alone decides every operation.
  */
-final class KnownLines {
+public final class KnownLines {
 
     private static final long REMEMBERED_NANOS = LockStore.PLACE_MILLIS * 1_000_000;
 
@@ -25,7 +24,7 @@ final class KnownLines {
     /**
      * @param nanoTime the monotonic clock, in nanoseconds
      */
-    KnownLines(LongSupplier nanoTime) {
+    public KnownLines(LongSupplier nanoTime) {
         this.nanoTime = nanoTime;
     }
 
@@ -34,7 +33,7 @@ final class KnownLines {
      *
      * @param key the lock key
      */
-    void seen(String key) {
+    public void seen(String key) {
         lapseAt.put(key, nanoTime.getAsLong() + REMEMBERED_NANOS);
     }
 
@@ -43,7 +42,7 @@ final class KnownLines {
      * @return {@code true} if a line was seen on the key lately, so its statement should skip the fast path;
      *         {@code false} if none was (and a sighting that lapsed is forgotten)
      */
-    boolean likely(String key) {
+    public boolean likely(String key) {
         Long lapse = lapseAt.get(key);
         if (lapse == null) {
             return false;
@@ -56,13 +55,13 @@ final class KnownLines {
     }
 
     /** Forgets every sighting that lapsed, so keys no longer used take no memory. */
-    void forgetLapsed() {
+    public void forgetLapsed() {
         long now = nanoTime.getAsLong();
         lapseAt.values().removeIf(lapse -> lapse - now <= 0);
     }
 
     /** @return how many keys are remembered, lapsed ones not yet forgotten included */
-    int size() {
+    public int size() {
         return lapseAt.size();
     }
 }

@@ -1,12 +1,10 @@
-package io.quarkiverse.lock.runtime.store.postgresql;
+package io.quarkiverse.lock.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
-
-import io.quarkiverse.lock.spi.LockStore;
 
 /**
  * A key is remembered as lined for as long as a waiter's place lasts after the last sighting, then forgotten, so that

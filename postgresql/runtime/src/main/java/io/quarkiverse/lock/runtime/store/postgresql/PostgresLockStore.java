@@ -12,6 +12,7 @@ import io.quarkiverse.lock.HeldLock;
 import io.quarkiverse.lock.LockPage;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.KeyPrefixRange;
+import io.quarkiverse.lock.spi.KnownLines;
 import io.quarkiverse.lock.spi.LockStore;
 import io.quarkiverse.lock.spi.OneStepReleaseStore;
 import io.quarkiverse.lock.spi.OrderedPerKey;
