@@ -2,11 +2,10 @@ package io.quarkiverse.lock.runtime.store.postgresql;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.HexFormat;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.lock.spi.HandOverAnnouncement;
 import io.quarkiverse.lock.spi.ReconnectBackoff;
 import io.quarkiverse.lock.spi.ReleaseListener;
 import io.vertx.core.Vertx;
@@ -108,39 +107,8 @@ final class PostgresReleaseWatch implements AutoCloseable {
 
     private void onNotification(PgNotification notification) {
         if (channel.equals(notification.getChannel())) {
-            dispatch(notification.getPayload(), prefix, listener);
+            HandOverAnnouncement.dispatch(notification.getPayload(), prefix, listener);
         }
-    }
-
-    /**
-     * Reads an announcement: {@code G <owner> <token> <key as hex>}, the key being the row's (prefix included).
-     *
-     * @param payload the notification's payload
-     * @param prefix the key prefix of this application, in UTF-8
-     * @param listener told of a hand-over of a key under that prefix
-     */
-    static void dispatch(String payload, byte[] prefix, ReleaseListener listener) {
-        if (!payload.startsWith("G ")) {
-            return;
-        }
-        int ownerEnd = payload.indexOf(' ', 2);
-        int tokenEnd = ownerEnd < 0 ? -1 : payload.indexOf(' ', ownerEnd + 1);
-        if (tokenEnd < 0) {
-            return;
-        }
-        byte[] id;
-        long token;
-        try {
-            id = HexFormat.of().parseHex(payload, tokenEnd + 1, payload.length());
-            token = Long.parseLong(payload, ownerEnd + 1, tokenEnd, 10);
-        } catch (IllegalArgumentException malformed) {
-            return;
-        }
-        if (id.length < prefix.length || !Arrays.equals(id, 0, prefix.length, prefix, 0, prefix.length)) {
-            return;
-        }
-        String key = new String(id, prefix.length, id.length - prefix.length, StandardCharsets.UTF_8);
-        listener.handedOver(key, payload.substring(2, ownerEnd), token);
     }
 
     private void lost(SqlConnection conn, String why) {

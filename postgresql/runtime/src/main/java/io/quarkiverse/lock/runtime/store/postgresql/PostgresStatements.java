@@ -2,6 +2,8 @@ package io.quarkiverse.lock.runtime.store.postgresql;
 
 import java.util.regex.Pattern;
 
+import io.quarkiverse.lock.spi.HandOverAnnouncement;
+
 /**
  * The SQL the PostgreSQL store sends, in one place: the lock table's DDL and one statement per operation.
  * <p>
@@ -31,9 +33,6 @@ import java.util.regex.Pattern;
  * only text put into the SQL, quoted.
  */
 final class PostgresStatements {
-
-    /** The longest key (prefix included, in UTF-8 bytes) whose hand-over is announced: a payload ends at 8000 bytes. */
-    static final int ANNOUNCED_KEY_BYTES = 3500;
 
     /**
      * The longest statement the reactive client keeps prepared: its cache takes only SQL shorter than this
@@ -148,7 +147,7 @@ final class PostgresStatements {
                             THEN pg_notify($3::text, 'G ' || owner || ' ' || token || ' ' || encode(lock_key, 'hex'))::text
                        END
                 FROM done
-                """.formatted(t, NOW, ANNOUNCED_KEY_BYTES));
+                """.formatted(t, NOW, HandOverAnnouncement.LONGEST_KEY_BYTES));
         this.renew = compact("""
                 UPDATE %s SET held_until = %s, changed_at = clock_timestamp()
                 WHERE lock_key = $1::bytea AND owner = $2::text AND held_until > clock_timestamp()
