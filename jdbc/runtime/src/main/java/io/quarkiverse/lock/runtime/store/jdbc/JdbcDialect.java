@@ -23,6 +23,9 @@ public enum JdbcDialect {
     H2("H2", "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) * 1000000 AS BIGINT)", "BINARY(32)", "VARBINARY",
             "VARCHAR(255)", "");
 
+    /** The session variable in which a MariaDB statement keeps the token it set, for the next statement to read. */
+    private static final String TOKEN_VARIABLE = "@quarkus_lock_token";
+
     /** SQLSTATE of a serialization failure, and of a deadlock on MariaDB and H2. */
     private static final String SERIALIZATION_FAILURE = "40001";
     /** SQLSTATE of a deadlock on PostgreSQL. */
@@ -101,6 +104,39 @@ public enum JdbcDialect {
      */
     boolean beginsExplicitly() {
         return this == MARIADB;
+    }
+
+    /**
+     * @param update an {@code UPDATE} of one lock row that sets its {@code token}
+     * @return a query that runs the update and answers the token it set in one row, or no row if it changed none:
+     *         {@code RETURNING} on PostgreSQL, a data change delta table on H2; on MariaDB, which has neither, the
+     *         update itself, which keeps the token in a session variable ({@link #keptToken}) for
+     *         {@link #keptTokenQuery}
+     */
+    String returningToken(String update) {
+        return switch (this) {
+            case POSTGRESQL -> update + " RETURNING token";
+            case H2 -> "SELECT token FROM FINAL TABLE (" + update + ")";
+            case MARIADB -> update;
+        };
+    }
+
+    /**
+     * @param token the SQL expression of a new token
+     * @return it as the {@code SET} of an update that {@link #returningToken} runs: on MariaDB, also kept in a
+     *         session variable
+     */
+    String keptToken(String token) {
+        return this == MARIADB ? "(" + TOKEN_VARIABLE + " := " + token + ")" : token;
+    }
+
+    /**
+     * @return on MariaDB, the query that reads the token the connection's last update kept ({@link #keptToken}), to
+     *         send right after it on the same connection, and only if it changed a row; {@code null} on the databases
+     *         whose {@link #returningToken} answers the token itself
+     */
+    String keptTokenQuery() {
+        return this == MARIADB ? "SELECT " + TOKEN_VARIABLE : null;
     }
 
     /**

@@ -100,6 +100,30 @@ final class JdbcLockOperations {
     }
 
     /**
+     * Grants the lock to {@code owner} when it is free and nobody is in line for it, in one statement outside a
+     * transaction (two on MariaDB, the second reading the token the first set): the acquisition of an uncontended lock.
+     * The statement changes only the key's row, which it locks, and only when the lock is free by the database's clock
+     * and the row says the line holds no live place ({@code queued = 0}), the test {@link #releaseAlone} makes, for the
+     * same reason; it decides as {@link #acquire} would on that row, which reads no line there either. An acquisition
+     * it does not decide (no row yet, a lock held, a line, the owner's own hold) changes nothing and is left to
+     * {@link #acquire}.
+     *
+     * @param leaseMillis the lease, or {@link LockStore#NO_EXPIRY} for a lock held until released
+     * @return the grant, or {@code null} if it changed nothing
+     */
+    AcquireResult grantAlone(JdbcTransaction tx, JdbcKey key, String owner, long leaseMillis) throws SQLException {
+        long micros = leaseMillis == LockStore.NO_EXPIRY ? 0 : leaseMillis * 1000;
+        if (sql.grantedToken == null) {
+            Long token = tx.first(sql.grantAlone, owner, micros, micros, key.id());
+            return token == null ? null : AcquireResult.acquired(token);
+        }
+        if (tx.update(sql.grantAlone, owner, micros, micros, key.id()) != 1) {
+            return null;
+        }
+        return AcquireResult.acquired(tx.count(sql.grantedToken));
+    }
+
+    /**
      * Releases the lock that {@code owner} holds when nobody is in line for it, in one statement outside a transaction:
      * the release of an uncontended lock. The statement changes only the key's row, which it locks, and only when
      * {@code owner} holds it, its lease runs and the row says the line holds no live place ({@code queued = 0}); so a

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -14,6 +15,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.LockPage;
 import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.KnownLines;
 import io.quarkiverse.lock.spi.OneStepReleaseStore;
 import io.quarkiverse.lock.spi.ReleaseListener;
 import io.smallrye.mutiny.Uni;
@@ -22,7 +24,8 @@ import io.vertx.core.Vertx;
 /**
  * A store on a JDBC datasource (MariaDB or MySQL, PostgreSQL, H2): one row per lock key and a table of waiters
  * ({@link JdbcStatements}), each operation one short transaction of its own that locks the key's row and decides by
- * the database's clock ({@link JdbcLockOperations}), but for the release of a lock nobody waits for, one statement.
+ * the database's clock ({@link JdbcLockOperations}), but for the acquisition and the release of a lock nobody waits
+ * for, one statement each.
  * <p>
  * JDBC blocks, the SPI does not: every call runs on the store's own threads ({@link JdbcWorkers}), this instance's
  * operations on one key one after the other, and never joins a caller's transaction ({@link JdbcTransactions}). Other
@@ -37,6 +40,8 @@ public final class JdbcLockStore extends OneStepReleaseStore {
     private static final Logger LOG = Logger.getLogger(JdbcLockStore.class);
     /** Leases longer than a century are kept until released, which also keeps their end within a {@code long}. */
     private static final long LONGEST_LEASE_MILLIS = Duration.ofDays(36_500).toMillis();
+    /** How often sightings of lines that lapsed are forgotten, so that keys no longer used take no memory. */
+    private static final long FORGET_LINES_SECONDS = 10;
 
     private final JdbcLockStoreSettings settings;
     private final JdbcDatabase database;
@@ -44,6 +49,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
     private final JdbcSweep sweep;
     private final ScheduledExecutorService scheduler;
     private final Set<JdbcReleaseWatch> watches = new CopyOnWriteArraySet<>();
+    private final KnownLines knownLines = new KnownLines(System::nanoTime);
 
     /**
      * @param vertx the Vert.x instance whose contexts outcomes are delivered on
@@ -96,10 +102,12 @@ public final class JdbcLockStore extends OneStepReleaseStore {
         return NAME;
     }
 
-    /** Starts the sweep. */
+    /** Starts the sweep, and the forgetting of lapsed sightings of lines. */
     @Override
     public void start() {
         sweep.scheduleOn(scheduler);
+        scheduler.scheduleWithFixedDelay(knownLines::forgetLapsed, FORGET_LINES_SECONDS, FORGET_LINES_SECONDS,
+                TimeUnit.SECONDS);
     }
 
     /** Stops the sweep, the release watches and the threads. */
@@ -112,9 +120,29 @@ public final class JdbcLockStore extends OneStepReleaseStore {
         workers.close();
     }
 
+    /**
+     * Acquires in one statement when the lock is free and nobody is in line ({@link JdbcLockOperations#grantAlone}),
+     * unless this instance lately found a line on the key ({@link KnownLines}); otherwise, or when that statement
+     * changed nothing, in one transaction.
+     */
     @Override
     public Uni<AcquireResult> tryAcquire(String key, String owner, long leaseMillis, boolean waiting) {
-        return onKey(key, (operations, tx, id) -> operations.acquire(tx, id, owner, lease(leaseMillis), waiting));
+        long lease = lease(leaseMillis);
+        return workers.onKey(key, deadline -> {
+            if (!knownLines.likely(key)) {
+                AcquireResult granted = alone(deadline, key,
+                        (operations, tx, id) -> operations.grantAlone(tx, id, owner, lease));
+                if (granted != null) {
+                    return granted;
+                }
+            }
+            AcquireResult result = inTransaction(deadline, key,
+                    (operations, tx, id) -> operations.acquire(tx, id, owner, lease, waiting));
+            if (waiting && !result.acquired()) {
+                knownLines.seen(key);
+            }
+            return result;
+        });
     }
 
     @Override
@@ -124,12 +152,14 @@ public final class JdbcLockStore extends OneStepReleaseStore {
 
     /**
      * Frees the lock: the release, the take-back and the overriding release. A holder's release when nobody is in line
-     * is one statement ({@link JdbcLockOperations#releaseAlone}); everything else is one transaction.
+     * is one statement ({@link JdbcLockOperations#releaseAlone}), tried first unless this instance lately found a line
+     * on the key ({@link KnownLines}); everything else is one transaction.
      */
     @Override
     protected Uni<Boolean> free(String key, String owner) {
         return workers.onKey(key, deadline -> {
-            if (owner != null && alone(deadline, key, owner)) {
+            if (owner != null && !knownLines.likely(key)
+                    && alone(deadline, key, (operations, tx, id) -> operations.releaseAlone(tx, id, owner))) {
                 return new JdbcLockOperations.Freed(true, null, 0);
             }
             return inTransaction(deadline, key, (operations, tx, id) -> operations.free(tx, id, owner));
@@ -213,10 +243,11 @@ public final class JdbcLockStore extends OneStepReleaseStore {
         return found.transactions().run(deadlineNanos, tx -> operation.run(found.operations(), tx, id));
     }
 
-    private boolean alone(long deadlineNanos, String key, String owner) throws SQLException {
+    /** Runs the operation of one statement (two on MariaDB) in auto-commit, outside a transaction. */
+    private <T> T alone(long deadlineNanos, String key, KeyOperation<T> operation) throws SQLException {
         JdbcKey id = id(key);
         JdbcDatabase.Found found = database.get(deadlineNanos);
-        return found.transactions().runAlone(deadlineNanos, tx -> found.operations().releaseAlone(tx, id, owner));
+        return found.transactions().runAlone(deadlineNanos, tx -> operation.run(found.operations(), tx, id));
     }
 
     private JdbcKey id(String key) {

@@ -41,6 +41,8 @@ final class JdbcStatements {
     final String insertRow;
     final String updateRow;
     final String freeRow;
+    final String grantAlone;
+    final String grantedToken;
     final String releaseAlone;
     final String markQueued;
     final String handOver;
@@ -80,6 +82,11 @@ final class JdbcStatements {
         this.updateRow = "UPDATE " + t
                 + " SET owner = ?, token = ?, held_until = ?, queued = ?, changed_at = ? WHERE lock_id = ?";
         this.freeRow = "UPDATE " + t + " SET owner = NULL, held_until = NULL, queued = 0, changed_at = ? WHERE lock_id = ?";
+        this.grantAlone = dialect.returningToken("UPDATE " + t + " SET owner = ?, token = "
+                + dialect.keptToken("GREATEST(token + 1, " + now + ")") + ", held_until = CASE WHEN ? = 0 THEN "
+                + UNTIL_RELEASED + " ELSE " + now + " + ? END, changed_at = " + now
+                + " WHERE lock_id = ? AND queued = 0 AND (owner IS NULL OR held_until <= " + now + ")");
+        this.grantedToken = dialect.keptTokenQuery();
         this.releaseAlone = "UPDATE " + t + " SET owner = NULL, held_until = NULL, changed_at = " + now
                 + " WHERE lock_id = ? AND owner = ? AND held_until > " + now + " AND queued = 0";
         this.markQueued = "UPDATE " + t + " SET queued = 1 WHERE lock_id = ?";

@@ -141,6 +141,20 @@ record JdbcTransaction(Connection connection, JdbcStatements statements, long de
         }
     }
 
+    /**
+     * @param sql a query whose first column is a number
+     * @param arguments its bind parameters, in order
+     * @return the number in its first row, or {@code null} if it answered no row
+     */
+    Long first(String sql, Object... arguments) throws SQLException {
+        try (PreparedStatement statement = prepare(sql)) {
+            bind(statement, arguments);
+            try (ResultSet rows = statement.executeQuery()) {
+                return rows.next() ? rows.getLong(1) : null;
+            }
+        }
+    }
+
     static void bind(PreparedStatement statement, Object... arguments) throws SQLException {
         for (int i = 0; i < arguments.length; i++) {
             Object argument = arguments[i];

@@ -1,0 +1,160 @@
+package io.quarkiverse.lock.runtime.store.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.lock.deployment.jdbc.JdbcStoreTck;
+import io.quarkiverse.lock.deployment.jdbc.ServerDatabase;
+import io.vertx.core.Vertx;
+
+/**
+ * What an operation sends, on each database, read from the statements the store prepares and the commits it asks
+ * for on a datasource that records them: an uncontended acquisition and its release are one statement each, outside a
+ * transaction (the acquisition two on MariaDB, whose update cannot answer the token it set); on a key where this
+ * instance found a line, both go straight to the transaction that reads it.
+ */
+class JdbcRoundTripsTest {
+
+    private static final JdbcTable TABLE = JdbcTable.parse("round_trips");
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final long LEASE_MILLIS = 60_000;
+
+    private final Vertx vertx = Vertx.vertx();
+    private final List<String> sent = new CopyOnWriteArrayList<>();
+    private AgroalDataSource pool;
+    private JdbcLockStore store;
+    private JdbcStatements statements;
+
+    /** A database, and how to open a pool on it. */
+    enum Database {
+        H2(JdbcDialect.H2, () -> JdbcStoreTck.pool("jdbc:h2:mem:round-trips;DB_CLOSE_DELAY=-1", "sa", "", 4)),
+        POSTGRESQL(JdbcDialect.POSTGRESQL,
+                () -> ServerDatabase.POSTGRESQL.pool(ServerDatabase.POSTGRESQL.shared().port(), 4)),
+        MARIADB(JdbcDialect.MARIADB, () -> ServerDatabase.MARIADB.pool(ServerDatabase.MARIADB.shared().port(), 4));
+
+        final JdbcDialect dialect;
+        final Supplier<AgroalDataSource> pool;
+
+        Database(JdbcDialect dialect, Supplier<AgroalDataSource> pool) {
+            this.dialect = dialect;
+            this.pool = pool;
+        }
+    }
+
+    @AfterEach
+    void close() {
+        if (store != null) {
+            store.close();
+        }
+        if (pool != null) {
+            pool.close();
+        }
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void anUncontendedAcquisitionAndItsReleaseAreOneStatementEach(Database database) {
+        open(database);
+        String key = "alone-" + UUID.randomUUID();
+        assertThat(acquire(key, "first", false)).as("the key's first acquisition, which makes its row").isTrue();
+        assertThat(release(key, "first")).isTrue();
+
+        sent.clear();
+        assertThat(acquire(key, "second", false)).isTrue();
+        List<String> grantAlone = statements.grantedToken == null ? List.of(statements.grantAlone)
+                : List.of(statements.grantAlone, statements.grantedToken);
+        assertThat(sent).as("the acquisition of a free lock nobody waits for").isEqualTo(grantAlone);
+
+        sent.clear();
+        assertThat(release(key, "second")).isTrue();
+        assertThat(sent).as("its release").containsExactly(statements.releaseAlone);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void onAKeyWithALineBothGoStraightToTheTransaction(Database database) {
+        open(database);
+        String key = "lined-" + UUID.randomUUID();
+        assertThat(acquire(key, "holder", false)).isTrue();
+        assertThat(acquire(key, "waiter", true)).as("a waiter, refused, takes a place in line").isFalse();
+
+        sent.clear();
+        assertThat(acquire(key, "waiter", true)).as("the waiter asks again").isFalse();
+        assertThat(sent).as("the poll of a waiter whose line this instance saw").doesNotContain(statements.grantAlone)
+                .contains(statements.lockRow);
+
+        sent.clear();
+        assertThat(release(key, "holder")).isTrue();
+        assertThat(sent).as("the release of a lock waited for").doesNotContain(statements.releaseAlone)
+                .contains(statements.lockRow);
+        assertThat(store.isHeld(key, "waiter").await().atMost(TIMEOUT)).as("handed to the waiter").isTrue();
+    }
+
+    private void open(Database database) {
+        pool = database.pool.get();
+        statements = new JdbcStatements(database.dialect, TABLE);
+        store = new JdbcLockStore(vertx, recording(pool), new JdbcLockStoreSettings(TABLE, "", true, 2,
+                Duration.ofMillis(100), Duration.ofHours(1), TIMEOUT));
+        assertThat(store.detect()).isEqualTo(database.dialect);
+    }
+
+    private boolean acquire(String key, String owner, boolean waiting) {
+        return store.tryAcquire(key, owner, LEASE_MILLIS, waiting).await().atMost(TIMEOUT).acquired();
+    }
+
+    private boolean release(String key, String owner) {
+        return store.release(key, owner).await().atMost(TIMEOUT);
+    }
+
+    /**
+     * @return the datasource, whose connections record in {@link #sent} the SQL of every statement prepared on them,
+     *         a {@code COMMIT} for every commit asked of the connection, and a mark for every plain statement made
+     */
+    private DataSource recording(DataSource dataSource) {
+        return (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { DataSource.class },
+                (proxy, method, arguments) -> {
+                    Object result = invoke(dataSource, method, arguments);
+                    return result instanceof Connection connection ? recording(connection) : result;
+                });
+    }
+
+    private Connection recording(Connection connection) {
+        return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { Connection.class },
+                (proxy, method, arguments) -> {
+                    if (method.getName().equals("prepareStatement")) {
+                        sent.add((String) arguments[0]);
+                    } else if (method.getName().equals("commit")) {
+                        sent.add("COMMIT");
+                    } else if (method.getName().equals("createStatement")) {
+                        sent.add("a statement of unrecorded SQL");
+                    }
+                    return invoke(connection, method, arguments);
+                });
+    }
+
+    private static Object invoke(Object target, Method method, Object[] arguments)
+            throws Throwable {
+        try {
+            return method.invoke(target, arguments);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}
