@@ -89,7 +89,9 @@ record JdbcBenchmarks(Vertx vertx, LockSettings settings, BenchSettings bench) {
                 new HandoffTable(report, bench).measure("JDBC on " + database + ": handoff under contention",
                         " On " + server.product() + ". Each contender has a connection pool of " + INSTANCE_POOL
                                 + " connections of its own (and Quarkus Lock's store as many threads). Quarkus Lock's "
-                                + "release hands the lock to the first waiter in line, whose instance finds it by a "
+                                + "release hands the lock to the first waiter in line, whose instance hears it at "
+                                + "once on PostgreSQL (a notification in the hand-over's transaction, heard on one "
+                                + "LISTEN connection of its pool), and otherwise finds it by a "
                                 + "poll every " + HAND_OVER_POLL.toMillis() + " ms (quarkus.lock.jdbc.hand-over-poll-"
                                 + "interval's default; the second row of ours sets " + FAST_HAND_OVER_POLL.toMillis()
                                 + " ms, as often as the polling peers ask) or by asking again itself; Spring's JdbcLockRegistry retries "

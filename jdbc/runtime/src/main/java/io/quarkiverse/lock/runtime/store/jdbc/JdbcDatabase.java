@@ -55,6 +55,14 @@ final class JdbcDatabase {
         }
     }
 
+    /**
+     * @return a connection of the datasource, for the caller to close
+     * @throws SQLException if none could be had
+     */
+    Connection connect() throws SQLException {
+        return dataSource.getConnection();
+    }
+
     private Found find(long deadlineNanos) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             int networkTimeout = connection.getNetworkTimeout();

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.quarkiverse.lock.spi.AcquireResult;
+import io.quarkiverse.lock.spi.HandOverAnnouncement;
 import io.quarkiverse.lock.spi.LockStore;
 
 /**
@@ -140,7 +141,8 @@ final class JdbcLockOperations {
 
     /**
      * Takes {@code owner} out of the line and, if it holds the lock (anyone, for {@code null}), releases it, handing
-     * it to the first waiter whose place is live.
+     * it to the first waiter whose place is live; on PostgreSQL, the transaction also announces the hand-over, which
+     * its commit delivers.
      */
     Freed free(JdbcTransaction tx, JdbcKey key, String owner) throws SQLException {
         Row row = lock(tx, key);
@@ -173,6 +175,9 @@ final class JdbcLockOperations {
         tx.update(sql.handOver, next.owner, token, leaseEnd(now, next.leaseMillis), queued(line, next, owner), now,
                 now, key.id());
         tx.update(sql.deletePlace, key.id(), next.owner);
+        if (sql.announce != null && key.bytes().length <= HandOverAnnouncement.LONGEST_KEY_BYTES) {
+            tx.count(sql.announce, sql.channel, HandOverAnnouncement.of(next.owner, token, key.bytes()));
+        }
         return new Freed(true, next.owner, token);
     }
 

@@ -29,7 +29,8 @@ import io.vertx.core.Vertx;
  * <p>
  * JDBC blocks, the SPI does not: every call runs on the store's own threads ({@link JdbcWorkers}), this instance's
  * operations on one key one after the other, and never joins a caller's transaction ({@link JdbcTransactions}). Other
- * instances hear of hand-overs through a poll of one indexed query ({@link JdbcReleaseWatch}); a bounded sweep deletes
+ * instances hear of hand-overs through a poll of one indexed query ({@link JdbcReleaseWatch}), and on PostgreSQL at
+ * once, through its notifications ({@link JdbcNotificationWatch}); a bounded sweep deletes
  * rows that have been free and unasked for longer than the configured retention.
  */
 public final class JdbcLockStore extends OneStepReleaseStore {

@@ -21,7 +21,8 @@ import io.quarkiverse.lock.spi.ReleaseListener;
  * than the last one and skips what it told already. Hand-overs made by this instance are told at once besides
  * ({@link #handedOver}). The registry's waiters keep polling, so a hand-over missed (the database unreachable) only
  * makes a waiter find its lock at its next attempt; the listener is told it may have missed some when the queries
- * work again.
+ * work again. On PostgreSQL, the watch also listens to the hand-overs' notifications ({@link JdbcNotificationWatch}),
+ * which tell them at once; the polls then catch what a notification missed.
  */
 final class JdbcReleaseWatch implements AutoCloseable {
 
@@ -35,12 +36,13 @@ final class JdbcReleaseWatch implements AutoCloseable {
     /** The hand-overs told, by key, with the time they were made: kept for as long as a query may see them again. */
     private final Map<String, Long> told = new HashMap<>();
     private final ScheduledFuture<?> polls;
+    private final JdbcNotificationWatch notifications;
     private long since = -1;
     private boolean failing;
     private volatile boolean closed;
 
     /**
-     * Starts polling at once.
+     * Starts polling at once, and on PostgreSQL listening.
      *
      * @param database the database to poll
      * @param settings the store's settings: the key prefix, how often to poll, and the operation timeout that bounds
@@ -55,6 +57,7 @@ final class JdbcReleaseWatch implements AutoCloseable {
         this.listener = listener;
         this.polls = scheduler.scheduleWithFixedDelay(this::poll, 0, settings.handOverPollInterval().toMillis(),
                 TimeUnit.MILLISECONDS);
+        this.notifications = new JdbcNotificationWatch(database, settings, listener);
     }
 
     /** A hand-over this instance made, told at once. */
@@ -75,6 +78,7 @@ final class JdbcReleaseWatch implements AutoCloseable {
     public void close() {
         closed = true;
         polls.cancel(false);
+        notifications.close();
     }
 
     private void poll() {

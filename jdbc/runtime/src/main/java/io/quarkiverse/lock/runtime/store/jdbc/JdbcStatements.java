@@ -24,9 +24,18 @@ import java.util.List;
  * transaction that uses them: no client clock ever decides a lease or a place. The line's rows of a key are only read
  * and written by a transaction that holds the key's row lock ({@code SELECT ... FOR UPDATE}), so they need no locks of
  * their own; reading them {@code FOR UPDATE} too keeps them current under MariaDB's default {@code REPEATABLE READ}.
+ * On PostgreSQL, a hand-over is also announced on the table's channel ({@link #announce}, {@link JdbcNotificationWatch}).
  * Every value is a bind parameter; the table's name, checked by {@link JdbcTable}, is the only text put into the SQL.
  */
 final class JdbcStatements {
+
+    /**
+     * @param table the lock table
+     * @return the PostgreSQL notification channel of its hand-overs ({@link JdbcNotificationWatch}): its name as SQL
+     */
+    static String channel(JdbcTable table) {
+        return table.sql();
+    }
 
     /** The {@code held_until} of a lock held until it is released. */
     static final long UNTIL_RELEASED = Long.MAX_VALUE;
@@ -46,6 +55,8 @@ final class JdbcStatements {
     final String releaseAlone;
     final String markQueued;
     final String handOver;
+    final String channel;
+    final String announce;
     final String line;
     final String insertPlace;
     final String updatePlace;
@@ -92,6 +103,8 @@ final class JdbcStatements {
         this.markQueued = "UPDATE " + t + " SET queued = 1 WHERE lock_id = ?";
         this.handOver = "UPDATE " + t
                 + " SET owner = ?, token = ?, held_until = ?, queued = ?, changed_at = ?, handed_at = ? WHERE lock_id = ?";
+        this.channel = channel(table);
+        this.announce = dialect == JdbcDialect.POSTGRESQL ? "SELECT 1 FROM pg_notify(?, ?)" : null;
         this.line = "SELECT owner, place, place_until, lease_millis FROM " + l + " WHERE lock_id = ? ORDER BY place"
                 + " FOR UPDATE";
         this.insertPlace = "INSERT INTO " + l
