@@ -21,13 +21,15 @@ import io.vertx.pgclient.PgException;
  * Ends the server process of an abandoned statement's connection, from another connection of the pool, and tells
  * when it is gone: only then can the statement no longer take effect.
  * <p>
- * Each round asks the server whether the process is still there and, if so, signals it to terminate
- * ({@code pg_terminate_backend}, allowed to a role on its own role's sessions); rounds repeat until one finds it
- * gone, each bounded by the operation timeout (the server may be unreachable or paused: the statement's key waits
- * meanwhile, as it must). A cancel request would be lighter, but it ends only a statement still running: not one that
- * committed and whose reply was lost, nor one whose bytes are still on the way. A role that may not terminate the
- * session (one the pool does not connect as) is told once in the log; the statement then ends when its connection
- * does.
+ * Each round asks the server whether the process is still there, as a session of the store's login role on its
+ * database, and, if so, signals it to terminate ({@code pg_terminate_backend}, allowed to a role on its own role's
+ * sessions); rounds repeat until one finds it gone, each bounded by the operation timeout (the server may be
+ * unreachable or paused: the statement's key waits meanwhile, as it must). A cancel request would be lighter, but it
+ * ends only a statement still running: not one that committed and whose reply was lost, nor one whose bytes are still
+ * on the way. A role that may not terminate the session (one the pool does not connect as) is told once in the log;
+ * the statement then ends when its connection does. A process id that the server gave again to a new session of the
+ * same role, once the old process ended, is not told apart: that takes the ids wrapping around (at least 32,768
+ * processes started since) within the rounds of one termination.
  * <p>
  * A round is itself a statement whose reply may be lost: it runs on a connection it takes from the pool, and one that
  * gets no answer within the timeout keeps that connection out of the pool (handed back, it would carry the unanswered
@@ -44,12 +46,17 @@ final class BackendTermination {
     /**
      * Whether the process {@code $1} is gone, and if it is not, signals it (in a column of its own: the planner would
      * drop a call whose result cannot change the answer); and signals the processes {@code $2} of earlier rounds that
-     * got no answer. A process id is reused only once the ids wrap around.
+     * got no answer. A process counts only while it is a session of the store's own role on its own database: once
+     * the process ended, the server may give its id to a new session, perhaps of another application, which a role
+     * allowed to end any session (a superuser, a member of {@code pg_signal_backend}) would otherwise end too.
      */
     private static final String TERMINATE = """
             SELECT NOT a.present, CASE WHEN a.present THEN pg_terminate_backend($1::int) END,
-                (SELECT bool_and(pg_terminate_backend(p)) FROM unnest($2::int[]) AS p)
-            FROM (SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1::int) AS present) a""";
+                (SELECT bool_and(pg_terminate_backend(s.pid)) FROM pg_stat_activity s
+                 WHERE s.pid = ANY ($2::int[]) AND s.usename = session_user AND s.datname = current_database())
+            FROM (SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+                                 WHERE pid = $1::int AND usename = session_user AND datname = current_database())
+                  AS present) a""";
 
     private final Vertx vertx;
     private final Pool pool;
