@@ -7,15 +7,18 @@ import io.quarkiverse.lock.runtime.store.jdbc.JdbcLockStore;
 import io.quarkiverse.lock.runtime.store.jdbc.JdbcLockStoreProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.bootstrap.classloading.QuarkusClassLoader;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
 
 /**
  * Build steps of the JDBC store, present whenever {@code quarkus-agroal} is. An application usually has a JDBC
  * datasource for its own data, so the store ranks below the stores of a client added for the locks
  * ({@link LockStoreImplementationBuildItem#SHARED_CLIENT}): adding it never changes the store of an application that
  * has one of those. When the build chose it, registers its producer and keeps the datasources, which the producer
- * looks up by name.
+ * looks up by name, and, when the PostgreSQL driver is there, keeps for reflection the driver's types through which
+ * the store reads notifications.
  */
 class JdbcLockProcessor {
 
@@ -27,10 +30,14 @@ class JdbcLockProcessor {
 
     @BuildStep
     void store(LockStoreBuildItem store, BuildProducer<AdditionalBeanBuildItem> beans,
-            BuildProducer<UnremovableBeanBuildItem> unremovable) {
+            BuildProducer<UnremovableBeanBuildItem> unremovable, BuildProducer<ReflectiveClassBuildItem> reflective) {
         if (store.is(JdbcLockStore.NAME)) {
             beans.produce(AdditionalBeanBuildItem.unremovableOf(JdbcLockStoreProducer.class));
             unremovable.produce(UnremovableBeanBuildItem.beanTypes(AgroalDataSource.class));
+            if (JdbcLockStore.POSTGRESQL_DRIVER_TYPES.stream().allMatch(QuarkusClassLoader::isClassPresentAtRuntime)) {
+                reflective.produce(ReflectiveClassBuildItem.builder(
+                        JdbcLockStore.POSTGRESQL_DRIVER_TYPES.toArray(String[]::new)).methods().build());
+            }
         }
     }
 }

@@ -16,12 +16,14 @@ import org.junit.jupiter.api.Test;
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.lock.deployment.jdbc.ServerDatabase;
 import io.quarkiverse.lock.spi.ReleaseListener;
+import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.vertx.core.Vertx;
 
 /**
  * On PostgreSQL, a hand-over made by one instance reaches a waiter of another at once, through a notification: the
  * waiting instance's poll of hand-overs is an hour apart here, so only the notification can tell it. While the
  * listening connection is up, the store says every release is announced; when the watch closes, it says so no more.
+ * Also for a table of the longest names, and not on a pool of one connection.
  */
 class JdbcNotificationsTest {
 
@@ -43,8 +45,39 @@ class JdbcNotificationsTest {
 
     @Test
     void aHandOverByAnotherInstanceIsToldAtOnce() throws Exception {
-        JdbcLockStore releasing = open();
-        JdbcLockStore waiting = open();
+        handOverIsToldAtOnce(TABLE);
+    }
+
+    /**
+     * A channel name ends at 63 bytes, and PostgreSQL refuses a longer one to {@code pg_notify}: a channel named as a
+     * schema-qualified table of the longest names failed every hand-over, so the release of a lock waited for.
+     */
+    @Test
+    void aTableOfTheLongestQualifiedNameHasItsHandOversAnnounced() throws Exception {
+        String longest = "n".repeat(58);
+        PostgresServer.shared().sql("CREATE SCHEMA IF NOT EXISTS " + longest);
+        handOverIsToldAtOnce(JdbcTable.parse(longest + "." + longest));
+    }
+
+    /** A pool of one connection, which a connection kept to listen would leave without any for the locks. */
+    @Test
+    void aPoolOfOneConnectionIsNotListenedTo() throws Exception {
+        JdbcLockStore store = open(TABLE, 1);
+        try (AutoCloseable watch = store.watchReleases(recorder())) {
+            String key = "alone-" + UUID.randomUUID();
+            for (int i = 0; i < 3; i++) {
+                assertThat(store.tryAcquire(key, "owner-" + i, LEASE_MILLIS, false).await().atMost(TIMEOUT).acquired())
+                        .as("acquired on the pool's one connection").isTrue();
+                assertThat(store.release(key, "owner-" + i).await().atMost(TIMEOUT)).isTrue();
+                Thread.sleep(100);
+            }
+        }
+        assertThat(told).as("no listening connection, so no announcement").doesNotContain("every release announced: true");
+    }
+
+    private void handOverIsToldAtOnce(JdbcTable table) throws Exception {
+        JdbcLockStore releasing = open(table, 4);
+        JdbcLockStore waiting = open(table, 4);
         AutoCloseable watch = waiting.watchReleases(recorder());
         assertThat(awaitTold("every release announced: true")).as("the listening connection is up").isTrue();
 
@@ -66,10 +99,10 @@ class JdbcNotificationsTest {
         assertThat(awaitTold("every release announced: false")).as("a closed watch announces nothing").isTrue();
     }
 
-    private JdbcLockStore open() {
-        AgroalDataSource pool = ServerDatabase.POSTGRESQL.pool(ServerDatabase.POSTGRESQL.shared().port(), 4);
+    private JdbcLockStore open(JdbcTable table, int connections) {
+        AgroalDataSource pool = ServerDatabase.POSTGRESQL.pool(ServerDatabase.POSTGRESQL.shared().port(), connections);
         pools.add(pool);
-        JdbcLockStore store = new JdbcLockStore(vertx, pool, new JdbcLockStoreSettings(TABLE, "", true, 2,
+        JdbcLockStore store = new JdbcLockStore(vertx, pool, new JdbcLockStoreSettings(table, "", true, 2,
                 Duration.ofHours(1), Duration.ofHours(1), TIMEOUT));
         stores.add(store);
         assertThat(store.detect()).isEqualTo(JdbcDialect.POSTGRESQL);

@@ -8,6 +8,7 @@ import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.lock.spi.SqlSchemaProblem;
 
 /**
@@ -53,6 +54,15 @@ final class JdbcDatabase {
             }
             return found;
         }
+    }
+
+    /**
+     * @return {@code false} if the datasource is a pool of one connection at most, which a connection kept to listen
+     *         would leave without any for the locks; {@code true} otherwise, or when the pool does not say
+     */
+    boolean leavesRoomToListen() {
+        return !(dataSource instanceof AgroalDataSource pool)
+                || pool.getConfiguration().connectionPoolConfiguration().maxSize() > 1;
     }
 
     /**

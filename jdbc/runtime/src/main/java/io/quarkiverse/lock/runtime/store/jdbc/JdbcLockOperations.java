@@ -121,7 +121,13 @@ final class JdbcLockOperations {
         if (tx.update(sql.grantAlone, owner, micros, micros, key.id()) != 1) {
             return null;
         }
-        return AcquireResult.acquired(tx.count(sql.grantedToken));
+        Long token = tx.first(sql.grantedToken);
+        if (token == null) {
+            // another session answered: a proxy that sends reads elsewhere; the grant is taken back as a lost answer
+            throw new SQLException("The token the lock grant kept in its session was not read back (" + sql.grantedToken
+                    + " answered NULL): does a proxy send reads to another server?");
+        }
+        return AcquireResult.acquired(token);
     }
 
     /**

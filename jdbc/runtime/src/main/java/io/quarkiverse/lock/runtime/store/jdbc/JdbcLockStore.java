@@ -38,6 +38,12 @@ public final class JdbcLockStore extends OneStepReleaseStore {
     /** The store's name, the value of {@code quarkus.lock.provider} that chooses it. */
     public static final String NAME = "jdbc";
 
+    /**
+     * The PostgreSQL driver's types through which the store reads notifications, by reflection: a native image keeps
+     * them when the driver is there.
+     */
+    public static final List<String> POSTGRESQL_DRIVER_TYPES = PostgresNotifications.TYPES;
+
     private static final Logger LOG = Logger.getLogger(JdbcLockStore.class);
     /** Leases longer than a century are kept until released, which also keeps their end within a {@code long}. */
     private static final long LONGEST_LEASE_MILLIS = Duration.ofDays(36_500).toMillis();

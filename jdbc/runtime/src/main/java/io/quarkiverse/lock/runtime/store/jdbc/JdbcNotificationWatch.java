@@ -22,8 +22,10 @@ import io.quarkiverse.lock.spi.ReleaseListener;
  * what a notification may miss.
  * <p>
  * The connection is probed every few seconds, each read bounded by the operation timeout, so a connection that died
- * silently is noticed; a connection that fails is closed (after {@code UNLISTEN *}, so the pool never hands a listening
- * connection to the application) and replaced with backoff ({@link ReconnectBackoff}). While it listens, the watch
+ * silently is noticed; a connection that fails is given back after {@code UNLISTEN *}, or kept out of the pool when
+ * that fails too, so the pool never hands a listening connection to the application, and replaced with backoff
+ * ({@link ReconnectBackoff}). A datasource of one connection is not listened to: the locks would have none left. While it
+ * listens, the watch
  * tells the waiters that every release reaching them is announced ({@link ReleaseListener#announcesEveryRelease}), as
  * the reactive PostgreSQL store's does, and after each (re)subscription that they may have missed some.
  */
@@ -42,6 +44,8 @@ final class JdbcNotificationWatch implements AutoCloseable {
     private final ReconnectBackoff backoff = new ReconnectBackoff();
     private final Thread thread;
     private volatile boolean closed;
+    /** Whether the listener was last told that every release is announced; guarded by {@code this}. */
+    private boolean announced;
 
     /**
      * Starts listening at once, on a thread of its own, if the database is PostgreSQL.
@@ -73,7 +77,8 @@ final class JdbcNotificationWatch implements AutoCloseable {
     }
 
     /**
-     * Tells the listener whether every release is announced, unless the watch closed, which told it the last time.
+     * Tells the listener whether every release is announced, when that changes, unless the watch closed, which told
+     * it the last time.
      *
      * @return {@code false} if the watch closed
      */
@@ -81,7 +86,10 @@ final class JdbcNotificationWatch implements AutoCloseable {
         if (closed) {
             return false;
         }
-        listener.announcesEveryRelease(every);
+        if (announced != every) {
+            announced = every;
+            listener.announcesEveryRelease(every);
+        }
         return true;
     }
 
@@ -92,15 +100,22 @@ final class JdbcNotificationWatch implements AutoCloseable {
                 if (dialect != JdbcDialect.POSTGRESQL) {
                     return;
                 }
+                if (!database.leavesRoomToListen()) {
+                    LOG.warnf("The lock store's datasource has one connection at most: the JDBC lock store does not "
+                            + "keep one to listen for hand-overs on PostgreSQL, which would leave none for the locks "
+                            + "(waiters of other instances poll). Raise the datasource's max-size to 2 or more");
+                    return;
+                }
                 try (Connection connection = database.connect()) {
-                    if (!PostgresNotifications.supported(connection)) {
+                    PostgresNotifications notifications = PostgresNotifications.of(connection);
+                    if (notifications == null) {
                         LOG.debugf("The datasource's driver does not read PostgreSQL notifications; lock hand-overs"
                                 + " are found by polling");
                         return;
                     }
-                    listen(connection);
+                    listen(connection, notifications);
                 }
-            } catch (SQLException | RuntimeException e) {
+            } catch (SQLException | RuntimeException | LinkageError e) {
                 if (announcing(false)) {
                     LOG.debugf("Lock hand-over notifications are down (%s); waiters poll until they are back",
                             e.getMessage());
@@ -112,44 +127,57 @@ final class JdbcNotificationWatch implements AutoCloseable {
         }
     }
 
-    private void listen(Connection connection) throws SQLException {
+    /**
+     * Listens in auto-commit (a {@code LISTEN} takes effect only once committed, and the driver reads notifications
+     * only on an idle connection), with every read bounded, until the watch closes or the connection fails.
+     */
+    private void listen(Connection connection, PostgresNotifications notifications) throws SQLException {
         int networkTimeout = connection.getNetworkTimeout();
+        boolean autoCommit = connection.getAutoCommit();
         connection.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE,
                 settings.operationTimeout().toMillis() + 1000));
+        connection.setAutoCommit(true);
         try {
             execute(connection, "LISTEN \"" + channel + "\"");
-            hear(connection);
-        } finally {
-            JdbcTransactions.restoreNetworkTimeout(connection, networkTimeout);
-        }
-    }
-
-    private void hear(Connection connection) throws SQLException {
-        try {
-            if (!announcing(true)) {
-                return;
-            }
-            backoff.reset();
-            LOG.debugf("Listening to lock hand-overs on channel %s", channel);
-            listener.mayHaveMissed();
-            long probeAt = System.nanoTime() + PROBE_NANOS;
-            while (!closed) {
-                for (String payload : PostgresNotifications.await(connection, channel, WAIT_MILLIS)) {
-                    if (!closed) {
-                        HandOverAnnouncement.dispatch(payload, prefix, listener);
-                    }
-                }
-                if (System.nanoTime() - probeAt >= 0) {
-                    execute(connection, "SELECT 1");
-                    probeAt = System.nanoTime() + PROBE_NANOS;
-                }
-            }
+            hear(connection, notifications);
         } finally {
             announcing(false);
             try {
                 execute(connection, "UNLISTEN *");
+                connection.setAutoCommit(autoCommit);
             } catch (SQLException broken) {
-                // the pool discards a broken connection
+                abort(connection);
+            }
+            JdbcTransactions.restoreNetworkTimeout(connection, networkTimeout);
+        }
+    }
+
+    /** Keeps a connection that may still listen out of the pool, where its notifications would pile up. */
+    private static void abort(Connection connection) {
+        try {
+            connection.abort(Runnable::run);
+        } catch (SQLException gone) {
+            // closed already
+        }
+    }
+
+    private void hear(Connection connection, PostgresNotifications notifications) throws SQLException {
+        if (!announcing(true)) {
+            return;
+        }
+        backoff.reset();
+        LOG.debugf("Listening to lock hand-overs on channel %s", channel);
+        listener.mayHaveMissed();
+        long probeAt = System.nanoTime() + PROBE_NANOS;
+        while (!closed) {
+            for (String payload : notifications.await(connection, channel, WAIT_MILLIS)) {
+                if (!closed) {
+                    HandOverAnnouncement.dispatch(payload, prefix, listener);
+                }
+            }
+            if (System.nanoTime() - probeAt >= 0) {
+                execute(connection, "SELECT 1");
+                probeAt = System.nanoTime() + PROBE_NANOS;
             }
         }
     }

@@ -31,10 +31,11 @@ final class JdbcStatements {
 
     /**
      * @param table the lock table
-     * @return the PostgreSQL notification channel of its hand-overs ({@link JdbcNotificationWatch}): its name as SQL
+     * @return the PostgreSQL notification channel of its hand-overs ({@link JdbcNotificationWatch}): its name without
+     *         the schema, which fits a channel's 63 bytes ({@link JdbcTable}'s names are at most 58)
      */
     static String channel(JdbcTable table) {
-        return table.sql();
+        return table.name();
     }
 
     /** The {@code held_until} of a lock held until it is released. */

@@ -144,13 +144,17 @@ record JdbcTransaction(Connection connection, JdbcStatements statements, long de
     /**
      * @param sql a query whose first column is a number
      * @param arguments its bind parameters, in order
-     * @return the number in its first row, or {@code null} if it answered no row
+     * @return the number in its first row, or {@code null} if it answered no row or {@code NULL}
      */
     Long first(String sql, Object... arguments) throws SQLException {
         try (PreparedStatement statement = prepare(sql)) {
             bind(statement, arguments);
             try (ResultSet rows = statement.executeQuery()) {
-                return rows.next() ? rows.getLong(1) : null;
+                if (!rows.next()) {
+                    return null;
+                }
+                long number = rows.getLong(1);
+                return rows.wasNull() ? null : number;
             }
         }
     }
