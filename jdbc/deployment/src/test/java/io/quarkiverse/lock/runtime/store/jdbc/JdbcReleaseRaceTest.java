@@ -8,15 +8,12 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.agroal.api.AgroalDataSource;
-import io.quarkiverse.lock.deployment.jdbc.JdbcStoreTck;
-import io.quarkiverse.lock.deployment.jdbc.ServerDatabase;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.vertx.core.Vertx;
 
@@ -42,27 +39,6 @@ class JdbcReleaseRaceTest {
     private AgroalDataSource pool;
     private JdbcLockStore store;
 
-    /** A database of the race, and the query that counts the sessions waiting for a row lock on it. */
-    enum Database {
-        H2(JdbcDialect.H2, () -> JdbcStoreTck.pool("jdbc:h2:mem:release-race;DB_CLOSE_DELAY=-1", "sa", "", 4),
-                "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID IS NOT NULL"),
-        POSTGRESQL(JdbcDialect.POSTGRESQL,
-                () -> ServerDatabase.POSTGRESQL.pool(ServerDatabase.POSTGRESQL.shared().port(), 4),
-                "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"),
-        MARIADB(JdbcDialect.MARIADB, () -> ServerDatabase.MARIADB.pool(ServerDatabase.MARIADB.shared().port(), 4),
-                "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE STATE = 'Updating'");
-
-        final JdbcDialect dialect;
-        final Supplier<AgroalDataSource> pool;
-        final String waitingForLocks;
-
-        Database(JdbcDialect dialect, Supplier<AgroalDataSource> pool, String waitingForLocks) {
-            this.dialect = dialect;
-            this.pool = pool;
-            this.waitingForLocks = waitingForLocks;
-        }
-    }
-
     @AfterEach
     void close() {
         if (store != null) {
@@ -75,8 +51,8 @@ class JdbcReleaseRaceTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Database.class)
-    void aReleaseWaitingForTheRowHandsTheLockToTheWaiterThatJoinedMeanwhile(Database database) throws Exception {
+    @EnumSource(TestDatabase.class)
+    void aReleaseWaitingForTheRowHandsTheLockToTheWaiterThatJoinedMeanwhile(TestDatabase database) throws Exception {
         String key = heldByHolder(database, "race-");
 
         JdbcStatements statements = new JdbcStatements(database.dialect, TABLE);
@@ -100,8 +76,8 @@ class JdbcReleaseRaceTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Database.class)
-    void waitersKeepTheirOrderWhenTheLockRowIsDeletedByHand(Database database) throws Exception {
+    @EnumSource(TestDatabase.class)
+    void waitersKeepTheirOrderWhenTheLockRowIsDeletedByHand(TestDatabase database) throws Exception {
         String key = heldByHolder(database, "row-lost-");
         assertThat(store.tryAcquire(key, "first", LEASE_MILLIS, true).await().atMost(TIMEOUT).acquired()).isFalse();
         assertThat(store.tryAcquire(key, "second", LEASE_MILLIS, true).await().atMost(TIMEOUT).acquired()).isFalse();
@@ -125,8 +101,8 @@ class JdbcReleaseRaceTest {
     }
 
     /** Opens the pool and the store on the database, and acquires a new key as {@code holder}. */
-    private String heldByHolder(Database database, String keyPrefix) {
-        pool = database.pool.get();
+    private String heldByHolder(TestDatabase database, String keyPrefix) {
+        pool = database.pool("release-race");
         store = new JdbcLockStore(vertx, pool, new JdbcLockStoreSettings(TABLE, "", true, 2, Duration.ofMillis(100),
                 Duration.ofHours(1), TIMEOUT));
         String key = keyPrefix + UUID.randomUUID();
@@ -134,7 +110,7 @@ class JdbcReleaseRaceTest {
         return key;
     }
 
-    private void awaitOneWaitingForARowLock(Database database, CompletableFuture<Boolean> release)
+    private void awaitOneWaitingForARowLock(TestDatabase database, CompletableFuture<Boolean> release)
             throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         try (Connection observer = pool.getConnection()) {
@@ -146,7 +122,7 @@ class JdbcReleaseRaceTest {
         }
     }
 
-    private static long countWaiting(Connection observer, Database database) throws SQLException {
+    private static long countWaiting(Connection observer, TestDatabase database) throws SQLException {
         try (var statement = observer.createStatement(); var rows = statement.executeQuery(database.waitingForLocks)) {
             rows.next();
             return rows.getLong(1);

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -19,8 +18,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.agroal.api.AgroalDataSource;
-import io.quarkiverse.lock.deployment.jdbc.JdbcStoreTck;
-import io.quarkiverse.lock.deployment.jdbc.ServerDatabase;
 import io.vertx.core.Vertx;
 
 /**
@@ -41,22 +38,6 @@ class JdbcRoundTripsTest {
     private JdbcLockStore store;
     private JdbcStatements statements;
 
-    /** A database, and how to open a pool on it. */
-    enum Database {
-        H2(JdbcDialect.H2, () -> JdbcStoreTck.pool("jdbc:h2:mem:round-trips;DB_CLOSE_DELAY=-1", "sa", "", 4)),
-        POSTGRESQL(JdbcDialect.POSTGRESQL,
-                () -> ServerDatabase.POSTGRESQL.pool(ServerDatabase.POSTGRESQL.shared().port(), 4)),
-        MARIADB(JdbcDialect.MARIADB, () -> ServerDatabase.MARIADB.pool(ServerDatabase.MARIADB.shared().port(), 4));
-
-        final JdbcDialect dialect;
-        final Supplier<AgroalDataSource> pool;
-
-        Database(JdbcDialect dialect, Supplier<AgroalDataSource> pool) {
-            this.dialect = dialect;
-            this.pool = pool;
-        }
-    }
-
     @AfterEach
     void close() {
         if (store != null) {
@@ -69,8 +50,8 @@ class JdbcRoundTripsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Database.class)
-    void anUncontendedAcquisitionAndItsReleaseAreOneStatementEach(Database database) {
+    @EnumSource(TestDatabase.class)
+    void anUncontendedAcquisitionAndItsReleaseAreOneStatementEach(TestDatabase database) {
         open(database);
         String key = "alone-" + UUID.randomUUID();
         assertThat(acquire(key, "first", false)).as("the key's first acquisition, which makes its row").isTrue();
@@ -88,8 +69,8 @@ class JdbcRoundTripsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Database.class)
-    void onAKeyWithALineBothGoStraightToTheTransaction(Database database) {
+    @EnumSource(TestDatabase.class)
+    void onAKeyWithALineBothGoStraightToTheTransaction(TestDatabase database) {
         open(database);
         String key = "lined-" + UUID.randomUUID();
         assertThat(acquire(key, "holder", false)).isTrue();
@@ -107,8 +88,8 @@ class JdbcRoundTripsTest {
         assertThat(store.isHeld(key, "waiter").await().atMost(TIMEOUT)).as("handed to the waiter").isTrue();
     }
 
-    private void open(Database database) {
-        pool = database.pool.get();
+    private void open(TestDatabase database) {
+        pool = database.pool("round-trips");
         statements = new JdbcStatements(database.dialect, TABLE);
         store = new JdbcLockStore(vertx, recording(pool), new JdbcLockStoreSettings(TABLE, "", true, 2,
                 Duration.ofMillis(100), Duration.ofHours(1), TIMEOUT));

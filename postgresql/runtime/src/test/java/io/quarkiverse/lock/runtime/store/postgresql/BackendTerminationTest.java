@@ -52,11 +52,7 @@ class BackendTerminationTest {
         SqlConnection other = otherPool.getConnection().await().atMost(AWAIT);
         int pid = processId(other);
 
-        BackendTermination.Termination termination = new BackendTermination(vertx, storePool, AWAIT)
-                .termination(pid);
-        termination.start();
-
-        assertThat(termination.gone().get(AWAIT.toSeconds(), TimeUnit.SECONDS))
+        assertThat(terminated(pid))
                 .as("no session of the store's role has that id: the abandoned statement's process is gone").isTrue();
         assertThat(processId(other)).as("the other role's session still answers").isEqualTo(pid);
     }
@@ -66,12 +62,16 @@ class BackendTerminationTest {
         SqlConnection abandoned = ownPool.getConnection().await().atMost(AWAIT);
         int pid = processId(abandoned);
 
+        assertThat(terminated(pid)).as("ended").isTrue();
+        assertThatThrownBy(() -> processId(abandoned)).as("the ended session's connection").isNotNull();
+    }
+
+    /** @return what the store's termination of the process {@code pid} told: whether it is gone */
+    private boolean terminated(int pid) throws Exception {
         BackendTermination.Termination termination = new BackendTermination(vertx, storePool, AWAIT)
                 .termination(pid);
         termination.start();
-
-        assertThat(termination.gone().get(AWAIT.toSeconds(), TimeUnit.SECONDS)).as("ended").isTrue();
-        assertThatThrownBy(() -> processId(abandoned)).as("the ended session's connection").isNotNull();
+        return termination.gone().get(AWAIT.toSeconds(), TimeUnit.SECONDS);
     }
 
     private Pool pool(String user, String password) {
