@@ -29,10 +29,9 @@ import io.vertx.redis.client.Response;
  * meanwhile is never sent.
  * <p>
  * The commands go over one {@link RedisLink} at a time, which kills on the server the connections it replaces before
- * it carries anything. A connection is replaced when it ends or fails, when it answers {@code READONLY} (it reached a
- * replica), and when an operation timed out while the
- * connection answered nothing for half the timeout (one that swallows traffic never fails by itself), or was still
- * being opened.
+ * it carries anything. A connection is replaced when it ends or fails, when it answers {@code READONLY} or
+ * {@code MASTERDOWN} (it reached a replica), and when an operation timed out while the connection answered nothing for
+ * half the timeout (one that swallows traffic never fails by itself), or was still being opened.
  */
 final class RedisCommandPipeline {
 
@@ -149,12 +148,14 @@ final class RedisCommandPipeline {
     }
 
     /**
-     * Whether a reply says the connection reached a replica ({@code READONLY}): after a failover, a client may open
-     * it to the former primary, which came back as a replica. The connection is then given up, so the next one asks
-     * the sentinels for the primary again, instead of failing every lock command there for as long as it lives.
+     * Whether a reply says the connection reached a replica: {@code READONLY}, or {@code MASTERDOWN} from a replica cut
+     * off from its primary that serves no stale data ({@code replica-serve-stale-data no}). After a failover, a client
+     * may open it to the former primary, which came back as a replica. The connection is then given up, so the next
+     * one asks the sentinels for the primary again, instead of failing every lock command there for as long as it
+     * lives.
      */
     private static boolean onReplica(Throwable failure) {
-        return RedisErrors.is(failure, "READONLY");
+        return RedisErrors.is(failure, "READONLY") || RedisErrors.is(failure, "MASTERDOWN");
     }
 
     private void failQueued(Throwable cause) {
