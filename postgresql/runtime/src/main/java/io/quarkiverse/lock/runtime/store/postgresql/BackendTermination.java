@@ -12,6 +12,7 @@ import org.jboss.logging.Logger;
 
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgConnection;
@@ -27,9 +28,10 @@ import io.vertx.pgclient.PgException;
  * unreachable or paused: the statement's key waits meanwhile, as it must). A cancel request would be lighter, but it
  * ends only a statement still running: not one that committed and whose reply was lost, nor one whose bytes are still
  * on the way. A role that may not terminate the session (one the pool does not connect as) is told once in the log;
- * the statement then ends when its connection does. A process id that the server gave again to a new session of the
- * same role, once the old process ended, is not told apart: that takes the ids wrapping around (at least 32,768
- * processes started since) within the rounds of one termination.
+ * the statement then ends when its connection does; so too when the process is a session of another role or database
+ * (see {@link #TERMINATE}). A process id that the server gave again to a new session of the same role, once the old
+ * process ended, is not told apart, nor are those of earlier unanswered rounds: that takes the ids wrapping around (at
+ * least 32,768 processes started since) within the rounds of one termination.
  * <p>
  * A round is itself a statement whose reply may be lost: it runs on a connection it takes from the pool, and one that
  * gets no answer within the timeout keeps that connection out of the pool (handed back, it would carry the unanswered
@@ -44,19 +46,21 @@ final class BackendTermination {
     private static final long ROUND_MILLIS = 50;
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
     /**
-     * Whether the process {@code $1} is gone, and if it is not, signals it (in a column of its own: the planner would
-     * drop a call whose result cannot change the answer); and signals the processes {@code $2} of earlier rounds that
-     * got no answer. A process counts only while it is a session of the store's own role on its own database: once
-     * the process ended, the server may give its id to a new session, perhaps of another application, which a role
-     * allowed to end any session (a superuser, a member of {@code pg_signal_backend}) would otherwise end too.
+     * Whether the process {@code $1} is gone; if it is not and is a session of the round's own login role on its own
+     * database, signals it (in a column of its own: the planner would drop a call whose result cannot change the
+     * answer); whether it is there but another's; and signals the processes {@code $2} of earlier rounds that got no
+     * answer. A process of another role or database is never signalled: once the abandoned statement's process ended,
+     * the server may give its id to a new session, perhaps of another application, which a role allowed to end any
+     * session (a superuser, a member of {@code pg_signal_backend}) would end too. Nor is it taken for gone, since it may
+     * be the abandoned statement's own, logged in with other credentials (rotating ones): the termination is then
+     * refused, and the statement's key waits until its connection ends.
      */
     private static final String TERMINATE = """
-            SELECT NOT a.present, CASE WHEN a.present THEN pg_terminate_backend($1::int) END,
-                (SELECT bool_and(pg_terminate_backend(s.pid)) FROM pg_stat_activity s
-                 WHERE s.pid = ANY ($2::int[]) AND s.usename = session_user AND s.datname = current_database())
-            FROM (SELECT EXISTS (SELECT 1 FROM pg_stat_activity
-                                 WHERE pid = $1::int AND usename = session_user AND datname = current_database())
-                  AS present) a""";
+            SELECT NOT t.present, CASE WHEN t.own THEN pg_terminate_backend($1::int) END, t.present AND NOT t.own,
+                (SELECT bool_and(pg_terminate_backend(p)) FROM unnest($2::int[]) AS p)
+            FROM (SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1::int) AS present,
+                         EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1::int AND usename = session_user
+                                 AND datname = current_database()) AS own) t""";
 
     private final Vertx vertx;
     private final Pool pool;
@@ -164,9 +168,13 @@ final class BackendTermination {
             vertx.cancelTimer(timer);
             connection.closeAndForget();
             unanswered.removeAll(List.of(earlier));
-            if (rows.iterator().next().getBoolean(0)) {
+            Row row = rows.iterator().next();
+            if (row.getBoolean(0)) {
                 LOG.debugf("The server process %d of a statement that got no answer is gone", processId);
                 gone.complete(true);
+            } else if (row.getBoolean(2)) {
+                refused(processId, "it is a session of another role or database");
+                gone.complete(false);
             } else {
                 again(termination);
             }
@@ -177,7 +185,7 @@ final class BackendTermination {
             vertx.cancelTimer(timer);
             connection.closeAndForget();
             if (failure instanceof PgException pg && INSUFFICIENT_PRIVILEGE.equals(pg.getSqlState())) {
-                refused(processId, pg);
+                refused(processId, pg.getMessage());
                 gone.complete(false);
             } else {
                 again(termination);
@@ -189,10 +197,9 @@ final class BackendTermination {
         vertx.setTimer(ROUND_MILLIS, id -> round(termination));
     }
 
-    private void refused(int processId, PgException failure) {
+    private void refused(int processId, String why) {
         LOG.logf(warned ? Logger.Level.DEBUG : Logger.Level.WARN, "Could not end the PostgreSQL session %d of a lock "
-                + "statement that got no answer (%s): its lock key waits until that session ends", processId,
-                failure.getMessage());
+                + "statement that got no answer (%s): its lock key waits until that session ends", processId, why);
         warned = true;
     }
 
