@@ -75,6 +75,29 @@ class JdbcNotificationsTest {
         assertThat(told).as("no listening connection, so no announcement").doesNotContain("every release announced: true");
     }
 
+    /**
+     * A listening session ended on the server is replaced, again and again, without losing a connection of the pool
+     * each time: on a pool of two, one listening, the locks keep the other.
+     */
+    @Test
+    void aListeningSessionEndedOnTheServerIsReplacedWithoutLosingAConnection() throws Exception {
+        JdbcLockStore store = open(TABLE, 2);
+        try (AutoCloseable watch = store.watchReleases(recorder())) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(awaitTold("every release announced: true")).as("listening, time %d", i).isTrue();
+                assertThat(PostgresServer.shared().sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                        + " WHERE query = 'LISTEN \"" + TABLE.name() + "\"'")).as("the listening session ended")
+                        .isEqualTo("1");
+                assertThat(awaitTold("every release announced: false")).isTrue();
+            }
+            assertThat(awaitTold("every release announced: true")).as("listening again").isTrue();
+            String key = "kept-" + UUID.randomUUID();
+            assertThat(store.tryAcquire(key, "owner", LEASE_MILLIS, false).await().atMost(TIMEOUT).acquired())
+                    .as("a connection is left for the locks").isTrue();
+            assertThat(store.release(key, "owner").await().atMost(TIMEOUT)).isTrue();
+        }
+    }
+
     private void handOverIsToldAtOnce(JdbcTable table) throws Exception {
         JdbcLockStore releasing = open(table, 4);
         JdbcLockStore waiting = open(table, 4);

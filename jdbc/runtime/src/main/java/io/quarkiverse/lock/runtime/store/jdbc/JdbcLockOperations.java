@@ -147,8 +147,7 @@ final class JdbcLockOperations {
 
     /**
      * Takes {@code owner} out of the line and, if it holds the lock (anyone, for {@code null}), releases it, handing
-     * it to the first waiter whose place is live; on PostgreSQL, the transaction also announces the hand-over, which
-     * its commit delivers.
+     * it to the first waiter whose place is live.
      */
     Freed free(JdbcTransaction tx, JdbcKey key, String owner) throws SQLException {
         Row row = lock(tx, key);
@@ -181,10 +180,24 @@ final class JdbcLockOperations {
         tx.update(sql.handOver, next.owner, token, leaseEnd(now, next.leaseMillis), queued(line, next, owner), now,
                 now, key.id());
         tx.update(sql.deletePlace, key.id(), next.owner);
-        if (sql.announce != null && key.bytes().length <= HandOverAnnouncement.LONGEST_KEY_BYTES) {
-            tx.count(sql.announce, sql.channel, HandOverAnnouncement.of(next.owner, token, key.bytes()));
-        }
         return new Freed(true, next.owner, token);
+    }
+
+    /**
+     * Announces a hand-over on PostgreSQL ({@link JdbcNotificationWatch}), in a statement of its own after the
+     * hand-over committed: a failed announcement (a full notification queue, a server without {@code pg_notify}) must
+     * not undo the release. Does nothing on another database, or for a key too long to announce.
+     *
+     * @param handedTo the owner the lock was handed to
+     * @param token the token of its hold
+     * @return {@code true} if it sent the announcement, {@code false} if there was nothing to send
+     */
+    boolean announce(JdbcTransaction tx, JdbcKey key, String handedTo, long token) throws SQLException {
+        if (sql.announce == null || key.bytes().length > HandOverAnnouncement.LONGEST_KEY_BYTES) {
+            return false;
+        }
+        tx.count(sql.announce, sql.channel, HandOverAnnouncement.of(handedTo, token, key.bytes()));
+        return true;
     }
 
     boolean renew(JdbcTransaction tx, JdbcKey key, String owner, long leaseMillis) throws SQLException {

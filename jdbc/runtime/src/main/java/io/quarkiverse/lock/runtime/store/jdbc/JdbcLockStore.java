@@ -169,7 +169,12 @@ public final class JdbcLockStore extends OneStepReleaseStore {
                     && alone(deadline, key, (operations, tx, id) -> operations.releaseAlone(tx, id, owner))) {
                 return new JdbcLockOperations.Freed(true, null, 0);
             }
-            return inTransaction(deadline, key, (operations, tx, id) -> operations.free(tx, id, owner));
+            JdbcLockOperations.Freed freed = inTransaction(deadline, key,
+                    (operations, tx, id) -> operations.free(tx, id, owner));
+            if (freed.handedTo() != null) {
+                announce(deadline, key, freed);
+            }
+            return freed;
         }).map(freed -> {
             if (freed.handedTo() != null) {
                 for (JdbcReleaseWatch watch : watches) {
@@ -248,6 +253,20 @@ public final class JdbcLockStore extends OneStepReleaseStore {
         JdbcKey id = id(key);
         JdbcDatabase.Found found = database.get(deadlineNanos);
         return found.transactions().run(deadlineNanos, tx -> operation.run(found.operations(), tx, id));
+    }
+
+    /**
+     * Announces a hand-over to the other instances, on PostgreSQL, once it committed; a failure only leaves them to
+     * find it by their poll.
+     */
+    private void announce(long deadlineNanos, String key, JdbcLockOperations.Freed freed) {
+        try {
+            alone(deadlineNanos, key, (operations, tx, id) -> operations.announce(tx, id, freed.handedTo(),
+                    freed.token()));
+        } catch (SQLException | RuntimeException e) {
+            LOG.debugf("Could not announce the hand-over of lock %s (%s); the other instances find it by polling", key,
+                    e.getMessage());
+        }
     }
 
     /** Runs the operation of one statement (two on MariaDB) in auto-commit, outside a transaction. */

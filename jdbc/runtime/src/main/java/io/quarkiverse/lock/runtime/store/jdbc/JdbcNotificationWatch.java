@@ -14,16 +14,16 @@ import io.quarkiverse.lock.spi.ReconnectBackoff;
 import io.quarkiverse.lock.spi.ReleaseListener;
 
 /**
- * On PostgreSQL, the hand-overs every instance announces ({@link JdbcLockOperations#free} sends a
- * {@code pg_notify} in the transaction that hands the lock over, delivered when it commits), heard on one
+ * On PostgreSQL, the hand-overs every instance announces ({@link JdbcLockOperations#announce}, a {@code pg_notify}
+ * sent once the hand-over committed), heard on one
  * {@code LISTEN} connection taken from the datasource and kept on a thread of its own, which reads the notifications
  * through the driver ({@link PostgresNotifications}). On any other database, or a driver that cannot read them, the
  * thread ends at once, and the waiters rely on {@link JdbcReleaseWatch}'s polls, which go on on PostgreSQL too, for
  * what a notification may miss.
  * <p>
  * The connection is probed every few seconds, each read bounded by the operation timeout, so a connection that died
- * silently is noticed; a connection that fails is given back after {@code UNLISTEN *}, or kept out of the pool when
- * that fails too, so the pool never hands a listening connection to the application, and replaced with backoff
+ * silently is noticed; a connection that fails is given back after {@code UNLISTEN *}, or closed under the pool's
+ * wrapper when that fails too, so the pool never hands a listening connection to the application, and replaced with backoff
  * ({@link ReconnectBackoff}). A datasource of one connection is not listened to: the locks would have none left. While it
  * listens, the watch
  * tells the waiters that every release reaching them is announced ({@link ReleaseListener#announcesEveryRelease}), as
@@ -145,19 +145,11 @@ final class JdbcNotificationWatch implements AutoCloseable {
             try {
                 execute(connection, "UNLISTEN *");
                 connection.setAutoCommit(autoCommit);
+                JdbcTransactions.restoreNetworkTimeout(connection, networkTimeout);
             } catch (SQLException broken) {
-                abort(connection);
+                // a connection that may still listen never goes back to the pool: its notifications would pile up
+                notifications.closeUnderlying(connection);
             }
-            JdbcTransactions.restoreNetworkTimeout(connection, networkTimeout);
-        }
-    }
-
-    /** Keeps a connection that may still listen out of the pool, where its notifications would pile up. */
-    private static void abort(Connection connection) {
-        try {
-            connection.abort(Runnable::run);
-        } catch (SQLException gone) {
-            // closed already
         }
     }
 

@@ -67,6 +67,22 @@ final class PostgresNotifications {
         return payloads;
     }
 
+    /**
+     * Closes the driver's connection under the pool's wrapper, so that the pool, given the wrapper back, drops it: an
+     * {@code abort()} of the wrapper does not reach it on every pool version.
+     *
+     * @param connection a connection of the PostgreSQL driver, maybe wrapped by the pool
+     */
+    void closeUnderlying(Connection connection) {
+        try {
+            if (connection.unwrap(pgConnection) instanceof Connection underlying) {
+                underlying.close();
+            }
+        } catch (SQLException gone) {
+            // closed already
+        }
+    }
+
     private static Object invoke(Method method, Object target, Object... arguments) throws SQLException {
         try {
             return method.invoke(target, arguments);
