@@ -113,7 +113,7 @@ final class JdbcLockOperations {
      * @return the grant, or {@code null} if it changed nothing
      */
     AcquireResult grantAlone(JdbcTransaction tx, JdbcKey key, String owner, long leaseMillis) throws SQLException {
-        long micros = leaseMillis == LockStore.NO_EXPIRY ? 0 : leaseMillis * 1000;
+        long micros = leaseMicros(leaseMillis);
         if (sql.grantedToken == null) {
             Long token = tx.first(sql.grantAlone, owner, micros, micros, key.id());
             return token == null ? null : AcquireResult.acquired(token);
@@ -201,7 +201,7 @@ final class JdbcLockOperations {
     }
 
     boolean renew(JdbcTransaction tx, JdbcKey key, String owner, long leaseMillis) throws SQLException {
-        long micros = leaseMillis == LockStore.NO_EXPIRY ? 0 : leaseMillis * 1000;
+        long micros = leaseMicros(leaseMillis);
         return tx.update(sql.renew, micros, micros, key.id(), owner) == 1;
     }
 
@@ -316,6 +316,11 @@ final class JdbcLockOperations {
                     : (row.heldUntil - now + 999) / 1000;
         }
         return line.isEmpty() ? -1 : Math.max(1, (line.get(0).until - now) / 1000);
+    }
+
+    /** @return the lease in microseconds, bound twice to a statement's lease end; 0 for a lock held until released */
+    private static long leaseMicros(long leaseMillis) {
+        return leaseMillis == LockStore.NO_EXPIRY ? 0 : leaseMillis * 1000;
     }
 
     private static long leaseEnd(long now, long leaseMillis) {

@@ -81,6 +81,8 @@ final class JdbcStatements {
         String t = table.sql();
         String l = table.lineSql();
         String now = dialect.nowMicros();
+        // the lease end of a lease bound twice in microseconds, 0 for a lock held until released
+        String leaseEnd = "CASE WHEN ? = 0 THEN " + UNTIL_RELEASED + " ELSE " + now + " + ? END";
         this.dialect = dialect;
         this.createTables = dialect.createTables(table);
         this.now = "SELECT " + now;
@@ -95,8 +97,8 @@ final class JdbcStatements {
                 + " SET owner = ?, token = ?, held_until = ?, queued = ?, changed_at = ? WHERE lock_id = ?";
         this.freeRow = "UPDATE " + t + " SET owner = NULL, held_until = NULL, queued = 0, changed_at = ? WHERE lock_id = ?";
         this.grantAlone = dialect.returningToken("UPDATE " + t + " SET owner = ?, token = "
-                + dialect.keptToken("GREATEST(token + 1, " + now + ")") + ", held_until = CASE WHEN ? = 0 THEN "
-                + UNTIL_RELEASED + " ELSE " + now + " + ? END, changed_at = " + now
+                + dialect.keptToken("GREATEST(token + 1, " + now + ")") + ", held_until = " + leaseEnd
+                + ", changed_at = " + now
                 + " WHERE lock_id = ? AND queued = 0 AND (owner IS NULL OR held_until <= " + now + ")");
         this.grantedToken = dialect.keptTokenQuery();
         this.releaseAlone = "UPDATE " + t + " SET owner = NULL, held_until = NULL, changed_at = " + now
@@ -113,8 +115,7 @@ final class JdbcStatements {
         this.updatePlace = "UPDATE " + l + " SET place_until = ?, lease_millis = ? WHERE lock_id = ? AND owner = ?";
         this.deletePlace = "DELETE FROM " + l + " WHERE lock_id = ? AND owner = ?";
         this.deleteLapsed = "DELETE FROM " + l + " WHERE lock_id = ? AND place_until <= ?";
-        this.renew = "UPDATE " + t + " SET held_until = CASE WHEN ? = 0 THEN " + UNTIL_RELEASED
-                + " ELSE " + now + " + ? END, changed_at = " + now
+        this.renew = "UPDATE " + t + " SET held_until = " + leaseEnd + ", changed_at = " + now
                 + " WHERE lock_id = ? AND owner = ? AND held_until > " + now;
         this.isHeld = "SELECT COUNT(*) FROM " + t + " WHERE lock_id = ? AND owner = ? AND held_until > " + now;
         this.ping = "SELECT COUNT(*) FROM " + t + " WHERE 1 = 0";
