@@ -68,10 +68,6 @@ class FencedCounterIT {
                         + "incremented %d times; the counter reads %d%n", LEASE.toMillis(),
                         fenced ? "fenced" : "unfenced", SECOND_HOLDER_SECTIONS, counter);
                 return new Run(holder.output(), holderToken, counter);
-            } finally {
-                if (holder.isAlive()) {
-                    signal("-CONT", holder.pid());
-                }
             }
         } finally {
             redis.close();
