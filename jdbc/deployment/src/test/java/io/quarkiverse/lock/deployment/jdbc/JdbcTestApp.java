@@ -23,10 +23,11 @@ final class JdbcTestApp {
     /**
      * @param table the lock table, one per test class so that the classes sharing a server never see each other's
      *        rows
+     * @param classes more classes of the application
      * @return an application on H2 in process, in a database of its own
      */
-    static QuarkusUnitTest h2(String table) {
-        return base(table)
+    static QuarkusUnitTest h2(String table, Class<?>... classes) {
+        return base(table, classes)
                 .overrideConfigKey("quarkus.datasource.db-kind", "h2")
                 .overrideConfigKey("quarkus.datasource.jdbc.url", "jdbc:h2:mem:" + table + ";DB_CLOSE_DELAY=-1");
     }
