@@ -32,7 +32,7 @@ record JdbcBenchmarks(Vertx vertx, LockSettings settings, BenchSettings bench) {
     /** The default of {@code quarkus.lock.jdbc.threads}. */
     private static final int STORE_THREADS = 8;
     /** The default of {@code quarkus.lock.jdbc.hand-over-poll-interval}. */
-    private static final Duration HAND_OVER_POLL = Duration.ofMillis(200);
+    private static final Duration HAND_OVER_POLL = Duration.ofMillis(20);
     /** The hand-over poll of the second handoff row of ours: as often as the polling peers ask. */
     private static final Duration FAST_HAND_OVER_POLL = Duration.ofMillis(ShedLockLibrary.POLL_MILLIS);
     /** The connections of each contender, and the threads of each contender's store. */

@@ -18,19 +18,23 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.lock.spi.LockStore;
+import io.quarkiverse.lock.spi.ReleaseListener;
 import io.vertx.core.Vertx;
 
 /**
  * What an operation sends, on each database, read from the statements the store prepares and the commits it asks
  * for on a datasource that records them: an uncontended acquisition and its release are one statement each, outside a
  * transaction (the acquisition two on MariaDB, whose update cannot answer the token it set); on a key where this
- * instance found a line, both go straight to the transaction that reads it.
+ * instance found a line, both go straight to the transaction that reads it. The watch for hand-overs queries only
+ * while a waiter of the instance is in a line.
  */
 class JdbcRoundTripsTest {
 
     private static final JdbcTable TABLE = JdbcTable.parse("round_trips");
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final long LEASE_MILLIS = 60_000;
+    private static final Duration POLL = Duration.ofMillis(100);
 
     private final Vertx vertx = Vertx.vertx();
     private final List<String> sent = new CopyOnWriteArrayList<>();
@@ -88,11 +92,40 @@ class JdbcRoundTripsTest {
         assertThat(store.isHeld(key, "waiter").await().atMost(TIMEOUT)).as("handed to the waiter").isTrue();
     }
 
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void theHandOverWatchQueriesOnlyWhileAWaiterOfTheInstanceIsInALine(TestDatabase database) throws Exception {
+        open(database);
+        try (AutoCloseable watch = store.watchReleases(new IgnoredReleases())) {
+            Thread.sleep(5 * POLL.toMillis());
+            assertThat(handOverQueries()).as("hand-over queries while no waiter is in a line").isZero();
+
+            String key = "watched-" + UUID.randomUUID();
+            assertThat(acquire(key, "holder", false)).isTrue();
+            assertThat(acquire(key, "waiter", true)).as("a waiter, refused, takes a place in line").isFalse();
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (handOverQueries() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(handOverQueries()).as("hand-over queries while the waiter is in line").isGreaterThanOrEqualTo(2);
+
+            Thread.sleep(LockStore.PLACE_MILLIS + 2 * POLL.toMillis());
+            long afterTheLineLapsed = handOverQueries();
+            Thread.sleep(5 * POLL.toMillis());
+            assertThat(handOverQueries()).as("hand-over queries once the waiter's place lapsed")
+                    .isEqualTo(afterTheLineLapsed);
+        }
+    }
+
+    private long handOverQueries() {
+        return sent.stream().filter(statements.handedOverSince::equals).count();
+    }
+
     private void open(TestDatabase database) {
         pool = database.pool("round-trips");
         statements = new JdbcStatements(database.dialect, TABLE);
         store = new JdbcLockStore(vertx, recording(pool), new JdbcLockStoreSettings(TABLE, "", true, 2,
-                Duration.ofMillis(100), Duration.ofHours(1), TIMEOUT));
+                POLL, Duration.ofHours(1), TIMEOUT));
         assertThat(store.detect()).isEqualTo(database.dialect);
     }
 
@@ -136,6 +169,22 @@ class JdbcRoundTripsTest {
             return method.invoke(target, arguments);
         } catch (InvocationTargetException e) {
             throw e.getCause();
+        }
+    }
+
+    /** A listener of releases that keeps nothing: the test counts the watch's queries, not what they find. */
+    private static final class IgnoredReleases implements ReleaseListener {
+
+        @Override
+        public void released(String key) {
+        }
+
+        @Override
+        public void handedOver(String key, String owner, long token) {
+        }
+
+        @Override
+        public void mayHaveMissed() {
         }
     }
 }

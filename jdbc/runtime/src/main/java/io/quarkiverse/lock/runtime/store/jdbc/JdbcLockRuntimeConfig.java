@@ -39,10 +39,13 @@ public interface JdbcLockRuntimeConfig {
 
     /**
      * How often each instance looks for locks that other instances handed over to one of its waiters (one query on
-     * an index, whatever the number of waiters), so that the waiter takes the lock without asking again. Waiters
-     * poll for the lock themselves too, so this only makes hand-overs across instances quicker. Must be positive.
+     * an index, whatever the number of waiters), so that the waiter takes the lock without asking again. It looks only
+     * while one of its waiters is in a line (a waiting acquisition was refused within the last second), never while
+     * none is. Waiters poll for the lock themselves too, so this only makes hand-overs across instances quicker; on
+     * PostgreSQL, whose hand-overs are also announced by {@code NOTIFY}, it catches what an announcement missed. Must
+     * be positive.
      */
-    @WithDefault("200ms")
+    @WithDefault("20ms")
     Duration handOverPollInterval();
 
     /**

@@ -49,6 +49,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
     private static final long LONGEST_LEASE_MILLIS = Duration.ofDays(36_500).toMillis();
     /** How often sightings of lines that lapsed are forgotten, so that keys no longer used take no memory. */
     private static final long FORGET_LINES_SECONDS = 10;
+    private static final long PLACE_NANOS = PLACE_MILLIS * 1_000_000;
 
     private final JdbcLockStoreSettings settings;
     private final JdbcDatabase database;
@@ -57,6 +58,8 @@ public final class JdbcLockStore extends OneStepReleaseStore {
     private final ScheduledExecutorService scheduler;
     private final Set<JdbcReleaseWatch> watches = new CopyOnWriteArraySet<>();
     private final KnownLines knownLines = new KnownLines(System::nanoTime);
+    /** When a waiting attempt of this instance was last refused, by the monotonic clock. */
+    private volatile long lineSeenNanos = System.nanoTime() - PLACE_NANOS;
 
     /**
      * @param vertx the Vert.x instance whose contexts outcomes are delivered on
@@ -147,6 +150,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
                     (operations, tx, id) -> operations.acquire(tx, id, owner, lease, waiting));
             if (waiting && !result.acquired()) {
                 knownLines.seen(key);
+                lineSeenNanos = System.nanoTime();
             }
             return result;
         });
@@ -220,9 +224,17 @@ public final class JdbcLockStore extends OneStepReleaseStore {
         }).replaceWithVoid();
     }
 
+    /**
+     * @return {@code true} if a waiting acquisition of this instance was refused within the time a place lasts in a
+     *         line, so that it may be waiting in one now; {@code false} if none can be
+     */
+    boolean waitsInLine() {
+        return System.nanoTime() - lineSeenNanos < PLACE_NANOS;
+    }
+
     @Override
     public AutoCloseable watchReleases(ReleaseListener listener) {
-        JdbcReleaseWatch watch = new JdbcReleaseWatch(database, settings, listener, scheduler);
+        JdbcReleaseWatch watch = new JdbcReleaseWatch(database, settings, listener, scheduler, this::waitsInLine);
         watches.add(watch);
         return () -> {
             watches.remove(watch);

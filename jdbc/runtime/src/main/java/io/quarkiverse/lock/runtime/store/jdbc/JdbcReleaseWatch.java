@@ -9,16 +9,19 @@ import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.spi.ReleaseListener;
 
 /**
- * Tells the registry of this instance of the hand-overs made by every instance: one query every
- * {@code hand-over-poll-interval} for the rows whose {@code handed_at} is recent (an index), whatever the number of
- * waiters. A transaction takes its time before it commits, so each query looks back {@link #LOOK_BACK_MICROS} further
- * than the last one and skips what it told already. Hand-overs made by this instance are told at once besides
+ * Tells the registry of this instance of the hand-overs made by every instance: while a waiter of this instance may be
+ * in a line, one query every {@code hand-over-poll-interval} for the rows whose {@code handed_at} is recent (an
+ * index), whatever the number of waiters; while none can be, no query at all, since a hand-over can only be to a
+ * waiter in a line. A transaction takes its time before it commits, so each query looks back
+ * {@link #LOOK_BACK_MICROS} further than the last one and skips what it told already. Hand-overs made by this instance are told
+ * at once besides
  * ({@link #handedOver}). The registry's waiters keep polling, so a hand-over missed (the database unreachable) only
  * makes a waiter find its lock at its next attempt; the listener is told it may have missed some when the queries
  * work again. On PostgreSQL, the watch also listens to the hand-overs' notifications ({@link JdbcNotificationWatch}),
@@ -33,6 +36,7 @@ final class JdbcReleaseWatch implements AutoCloseable {
     private final JdbcDatabase database;
     private final JdbcLockStoreSettings settings;
     private final ReleaseListener listener;
+    private final BooleanSupplier waitsInLine;
     /** The hand-overs told, by key, with the time they were made: kept for as long as a query may see them again. */
     private final Map<String, Long> told = new HashMap<>();
     private final ScheduledFuture<?> polls;
@@ -49,12 +53,14 @@ final class JdbcReleaseWatch implements AutoCloseable {
      *        each poll
      * @param listener told of the hand-overs and releases
      * @param scheduler runs the polls
+     * @param waitsInLine whether a waiter of this instance may be in a line now: the watch queries only then
      */
     JdbcReleaseWatch(JdbcDatabase database, JdbcLockStoreSettings settings, ReleaseListener listener,
-            ScheduledExecutorService scheduler) {
+            ScheduledExecutorService scheduler, BooleanSupplier waitsInLine) {
         this.database = database;
         this.settings = settings;
         this.listener = listener;
+        this.waitsInLine = waitsInLine;
         this.polls = scheduler.scheduleWithFixedDelay(this::poll, 0, settings.handOverPollInterval().toMillis(),
                 TimeUnit.MILLISECONDS);
         this.notifications = new JdbcNotificationWatch(database, settings, listener);
@@ -83,6 +89,11 @@ final class JdbcReleaseWatch implements AutoCloseable {
 
     private void poll() {
         if (closed) {
+            return;
+        }
+        if (!waitsInLine.getAsBoolean()) {
+            // the next query that tells looks back from a query made after a waiter joined a line
+            since = -1;
             return;
         }
         try {
