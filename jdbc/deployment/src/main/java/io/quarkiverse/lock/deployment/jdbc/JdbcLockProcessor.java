@@ -17,8 +17,8 @@ import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
  * datasource for its own data, so the store ranks below the stores of a client added for the locks
  * ({@link LockStoreImplementationBuildItem#SHARED_CLIENT}): adding it never changes the store of an application that
  * has one of those. When the build chose it, registers its producer and keeps the datasources, which the producer
- * looks up by name, and, when the PostgreSQL driver is there, keeps for reflection the driver's types through which
- * the store reads notifications.
+ * looks up by name, and keeps for reflection the drivers' types through which the store reads PostgreSQL's
+ * notifications and the server's id of a connection's session, those of the drivers that are there.
  */
 class JdbcLockProcessor {
 
@@ -37,6 +37,11 @@ class JdbcLockProcessor {
             if (JdbcLockStore.POSTGRESQL_DRIVER_TYPES.stream().allMatch(QuarkusClassLoader::isClassPresentAtRuntime)) {
                 reflective.produce(ReflectiveClassBuildItem.builder(
                         JdbcLockStore.POSTGRESQL_DRIVER_TYPES.toArray(String[]::new)).methods().build());
+            }
+            for (String type : JdbcLockStore.SESSION_DRIVER_TYPES) {
+                if (QuarkusClassLoader.isClassPresentAtRuntime(type)) {
+                    reflective.produce(ReflectiveClassBuildItem.builder(type).methods().build());
+                }
             }
         }
     }

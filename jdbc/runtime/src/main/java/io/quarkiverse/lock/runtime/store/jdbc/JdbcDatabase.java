@@ -24,6 +24,7 @@ final class JdbcDatabase {
     private final JdbcTable table;
     private final boolean createSchema;
     private volatile Found found;
+    private volatile boolean closed;
 
     /** What the store uses on the database it found. */
     record Found(JdbcStatements statements, JdbcTransactions transactions, JdbcLockOperations operations) {
@@ -56,6 +57,11 @@ final class JdbcDatabase {
         }
     }
 
+    /** Stops what waits on the database for the store: the ending of sessions whose statement was abandoned. */
+    void close() {
+        closed = true;
+    }
+
     /**
      * @return {@code false} if the datasource is a pool of one connection at most, which a connection kept to listen
      *         would leave without any for the locks; {@code true} otherwise, or when the pool does not say
@@ -83,7 +89,8 @@ final class JdbcDatabase {
                 if (createSchema) {
                     createTables(connection, statements);
                 }
-                return new Found(statements, new JdbcTransactions(dataSource, statements),
+                JdbcSessions sessions = new JdbcSessions(dataSource, dialect, () -> closed);
+                return new Found(statements, new JdbcTransactions(dataSource, statements, sessions),
                         new JdbcLockOperations(statements));
             } finally {
                 JdbcTransactions.restoreNetworkTimeout(connection, networkTimeout);

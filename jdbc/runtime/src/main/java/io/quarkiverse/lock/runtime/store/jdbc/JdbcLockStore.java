@@ -43,6 +43,11 @@ public final class JdbcLockStore extends OneStepReleaseStore {
      * them when the driver is there.
      */
     public static final List<String> POSTGRESQL_DRIVER_TYPES = PostgresNotifications.TYPES;
+    /**
+     * The drivers' connection types through which the store reads the server's id of a connection's session, to end
+     * it when a statement's outcome is unknown, by reflection: a native image keeps each one that is there.
+     */
+    public static final List<String> SESSION_DRIVER_TYPES = JdbcSessions.DRIVER_TYPES;
 
     private static final Logger LOG = Logger.getLogger(JdbcLockStore.class);
     /** Leases longer than a century are kept until released, which also keeps their end within a {@code long}. */
@@ -127,6 +132,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
             watch.close();
         }
         scheduler.shutdownNow();
+        database.close();
         workers.close();
     }
 
@@ -196,8 +202,10 @@ public final class JdbcLockStore extends OneStepReleaseStore {
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        KeyOperation<Boolean> isHeld = (operations, tx, id) -> operations.isHeld(tx, id, owner);
-        return workers.any(deadline -> inTransaction(deadline, key, isHeld));
+        return workers.any(deadline -> {
+            JdbcDatabase.Found found = database.get(deadline);
+            return found.transactions().read(deadline, tx -> found.operations().isHeld(tx, id(key), owner));
+        });
     }
 
     /**
@@ -208,7 +216,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
         byte[] after = cursor == null ? null : JdbcListing.digest(cursor);
         return workers.any(deadline -> {
             JdbcDatabase.Found found = database.get(deadline);
-            return found.transactions().run(deadline,
+            return found.transactions().read(deadline,
                     tx -> JdbcListing.page(tx, found.statements(), settings.keyPrefix(), after, limit));
         });
     }
@@ -220,7 +228,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
     public Uni<Void> ping() {
         return workers.any(deadline -> {
             JdbcDatabase.Found found = database.get(deadline);
-            return found.transactions().run(deadline, tx -> tx.count(found.statements().ping));
+            return found.transactions().read(deadline, tx -> tx.count(found.statements().ping));
         }).replaceWithVoid();
     }
 

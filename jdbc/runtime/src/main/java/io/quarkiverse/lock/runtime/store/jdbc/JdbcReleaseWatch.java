@@ -99,7 +99,7 @@ final class JdbcReleaseWatch implements AutoCloseable {
         try {
             long deadline = System.nanoTime() + settings.operationTimeout().toNanos();
             JdbcDatabase.Found found = database.get(deadline);
-            found.transactions().run(deadline, tx -> {
+            found.transactions().read(deadline, tx -> {
                 long now = tx.now();
                 if (since >= 0) {
                     tell(tx, found.statements(), since - LOOK_BACK_MICROS);

@@ -40,12 +40,19 @@ final class JdbcTransactions {
 
     private final DataSource dataSource;
     private final JdbcStatements statements;
+    private final JdbcSessions sessions;
     /** Whether connections read above {@code READ COMMITTED} by default; {@code null} until a connection told. */
     private volatile Boolean lowerIsolation;
 
-    JdbcTransactions(DataSource dataSource, JdbcStatements statements) {
+    /**
+     * @param dataSource the datasource
+     * @param statements the database's statements
+     * @param sessions ends the session of a statement whose outcome is unknown, before the operation ends
+     */
+    JdbcTransactions(DataSource dataSource, JdbcStatements statements, JdbcSessions sessions) {
         this.dataSource = dataSource;
         this.statements = statements;
+        this.sessions = sessions;
     }
 
     /**
@@ -55,7 +62,20 @@ final class JdbcTransactions {
      * @throws SQLException the last failure, once trying again is pointless or the time ran out
      */
     <T> T run(long deadlineNanos, Work<T> work) throws SQLException {
-        return retried(deadlineNanos, () -> once(deadlineNanos, work));
+        return retried(deadlineNanos, () -> once(deadlineNanos, work, true));
+    }
+
+    /**
+     * Runs work that only reads, as {@link #run} does, except that a session whose statement's outcome is unknown is
+     * left to end with its connection: a read that takes effect late changes nothing.
+     *
+     * @param deadlineNanos when the operation's time runs out ({@link System#nanoTime()})
+     * @param work what to read
+     * @return what the work returned
+     * @throws SQLException the last failure, once trying again is pointless or the time ran out
+     */
+    <T> T read(long deadlineNanos, Work<T> work) throws SQLException {
+        return retried(deadlineNanos, () -> once(deadlineNanos, work, false));
     }
 
     /**
@@ -96,7 +116,7 @@ final class JdbcTransactions {
         }
     }
 
-    private <T> T once(long deadlineNanos, Work<T> work) throws SQLException {
+    private <T> T once(long deadlineNanos, Work<T> work, boolean writes) throws SQLException {
         JdbcTransaction.remainingSeconds(deadlineNanos);
         try (Connection connection = dataSource.getConnection()) {
             int networkTimeout = connection.getNetworkTimeout();
@@ -106,7 +126,7 @@ final class JdbcTransactions {
                 prepare(connection);
             }
             try {
-                return ended(transaction, true, t -> {
+                return ended(connection, transaction, true, writes, t -> {
                     if (explicit) {
                         t.begin();
                     }
@@ -124,7 +144,7 @@ final class JdbcTransactions {
             int networkTimeout = connection.getNetworkTimeout();
             JdbcTransaction transaction = new JdbcTransaction(connection, statements, deadlineNanos);
             try {
-                return ended(transaction, !connection.getAutoCommit(), work);
+                return ended(connection, transaction, !connection.getAutoCommit(), true, work);
             } finally {
                 restoreNetworkTimeout(connection, networkTimeout);
             }
@@ -133,9 +153,14 @@ final class JdbcTransactions {
 
     /**
      * Runs the work in the transaction and, if {@code ends} is {@code true}, commits it, or rolls it back when the
-     * work failed (a failed rollback is added to the work's failure as suppressed).
+     * work failed (a failed rollback is added to the work's failure as suppressed). When the work {@code writes} and
+     * a failure leaves its outcome unknown (a timeout, a broken connection), the connection's session is ended on the
+     * server first, so that nothing it carried takes effect after the operation ended ({@link JdbcSessions}).
      */
-    private static <T> T ended(JdbcTransaction transaction, boolean ends, Work<T> work) throws SQLException {
+    private <T> T ended(Connection connection, JdbcTransaction transaction, boolean ends, boolean writes,
+            Work<T> work) throws SQLException {
+        // read now: a driver may no longer tell once the connection broke
+        long session = writes ? sessions.idOf(connection) : -1;
         try {
             T outcome = work.run(transaction);
             if (ends) {
@@ -143,6 +168,10 @@ final class JdbcTransactions {
             }
             return outcome;
         } catch (SQLException | RuntimeException e) {
+            if (JdbcSessions.outcomeUnknown(e)) {
+                sessions.end(session);
+                throw e;
+            }
             if (ends) {
                 try {
                     transaction.rollback();
