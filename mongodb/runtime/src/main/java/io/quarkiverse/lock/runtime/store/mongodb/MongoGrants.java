@@ -34,11 +34,13 @@ import io.smallrye.mutiny.Uni;
  * caller. No lock stays held by an acquisition its caller saw fail, and a hold the same owner got from another command
  * is never touched.
  * <p>
- * Such a command may also reach the server later than everything sent after it (its bytes held on the way), so
- * before the release the owner is recorded in the lock document as taken back ({@link #refuseLateGrants}), and no
- * grant's filter matches an owner recorded there: the late command grants nothing. Until the record is written, the
- * acquisition stays unsettled here, and its take-back writes the record first. Only acquisitions whose grant failed
- * are recorded, so the fast path sends nothing more.
+ * A command that got no answer may also reach the server later than everything sent after it (its bytes held on the
+ * way), so before the release the owner is recorded in the lock document as taken back ({@link #refuseLateGrants}),
+ * and no grant's filter matches an owner recorded there: the late command grants nothing. Until the record is written,
+ * the acquisition stays unsettled here, and its take-back writes the record first. Only acquisitions whose grant
+ * command got no answer are recorded: one the server answered, even with an error, ran already and cannot run again
+ * (the store sends {@code runCommand}, which the driver never retries). So the fast path sends nothing more, and the
+ * record of a command still on its way is not pushed out of the list by failures that cannot arrive late.
  */
 final class MongoGrants {
 
@@ -119,7 +121,9 @@ final class MongoGrants {
                             : AcquireResult.acquired(((Number) granted.get(TOKEN)).longValue());
                 })
                 .onFailure(failure -> !isDuplicateKey(failure)).call(failure -> {
-                    unsettled.add(new Acquisition(id, owner));
+                    if (!answered(failure)) {
+                        unsettled.add(new Acquisition(id, owner));
+                    }
                     return refuseLateGrants(id, owner)
                             .onFailure().recoverWithUni(recording -> {
                                 LOG.debugf("Could not record the take-back of a grant of %s whose reply failed: %s",
@@ -180,6 +184,15 @@ final class MongoGrants {
                     LOG.debugf("Could not take back a grant of %s whose reply failed: %s", id, failure.getMessage());
                     return Uni.createFrom().voidItem();
                 });
+    }
+
+    /**
+     * @return {@code true} if the server answered the command (an error reply, a write error, a write concern error):
+     *         it ran, and can never run later; {@code false} if no answer came (a timeout, a broken connection), so
+     *         that the command may still be on its way
+     */
+    static boolean answered(Throwable failure) {
+        return failure instanceof MongoServerException || failure instanceof MongoWriteFailure;
     }
 
     /** {@code true} if it is a duplicate key error: the command wrote nothing. */

@@ -38,7 +38,8 @@ import io.quarkiverse.lock.spi.LockStore;
  * acquisition was taken back: its bytes held on the way, retransmitted after the client closed the connection, or
  * delivered late by a middlebox. So before such an acquisition is taken back, its owner id goes into
  * {@code takenBack}, and every grant's filter refuses an owner listed there: a late grant then matches nothing. The
- * list keeps the last {@link #TAKEN_BACK_KEPT} owner ids; only acquisitions whose grant command failed go into it.
+ * list keeps the last {@link #TAKEN_BACK_KEPT} owner ids; only acquisitions whose grant command got no answer go into
+ * it.
  * <p>
  * Every update is made of classic update operators and every filter that an upsert uses is free of {@code $expr}, so
  * that the commands run on every MongoDB version from 5.0 (and on the test emulator, which has no update pipelines).
@@ -58,11 +59,12 @@ final class MongoLockDocuments {
     static final String TAKEN_BACK = "takenBack";
     static final String LAST_LEASE = "lastLease";
     /**
-     * How many owner ids {@code takenBack} keeps: each one an acquisition whose grant command failed on this key, so
-     * the oldest is dropped only after that many more failures on the same key, far later than any request can be
-     * delayed on its way; at most about 1.5 KB per lock document.
+     * How many owner ids {@code takenBack} keeps: each one an acquisition whose grant command got no answer on this
+     * key, each such failure taking an operation timeout, so the oldest is dropped only after that many more
+     * unanswered grants on the same key, far later than any request can be delayed on its way (TCP gives up
+     * retransmitting within about 15 minutes); at most about 30 KB per lock document, and only after that many faults.
      */
-    static final int TAKEN_BACK_KEPT = 64;
+    static final int TAKEN_BACK_KEPT = 1000;
     /** The index on {@link #OWNER}, sparse: released documents have no owner. */
     static final String OWNER_INDEX = "quarkus_lock_owner";
     /** The {@code seenAt} of a waiter that joined the line and was not seen by the server yet. */
