@@ -20,6 +20,12 @@ public enum ServerDatabase {
     /** MariaDB 10.11, through MariaDB Connector/J; the store polls it. */
     MARIADB(WireProtocol.MARIADB, false, MariaDbServer::start, MariaDbServer::shared);
 
+    /**
+     * How long the PostgreSQL driver waits for a new connection to be ready: without it, a connection whose set-up
+     * answer a fault dropped waits for ever, and with it the pool's only thread that opens connections.
+     */
+    private static final int LOGIN_TIMEOUT_SECONDS = 5;
+
     private final WireProtocol protocol;
     private final boolean notifies;
     private final Supplier<LocalServer> start;
@@ -69,7 +75,8 @@ public enum ServerDatabase {
     public AgroalDataSource pool(int port, int size) {
         return this == POSTGRESQL
                 ? JdbcStoreTck.pool("jdbc:postgresql://127.0.0.1:" + port + "/" + PostgresServer.DATABASE
-                        + "?sslmode=disable", PostgresServer.SUPERUSER, PostgresServer.SUPERUSER_PASSWORD, size)
+                        + "?sslmode=disable&loginTimeout=" + LOGIN_TIMEOUT_SECONDS, PostgresServer.SUPERUSER,
+                        PostgresServer.SUPERUSER_PASSWORD, size)
                 : JdbcStoreTck.pool("jdbc:mariadb://127.0.0.1:" + port + "/" + MariaDbServer.DATABASE,
                         MariaDbServer.USER, MariaDbServer.PASSWORD, size);
     }

@@ -170,6 +170,20 @@ final class JdbcSessions {
         return found;
     }
 
+    /**
+     * Closes the driver's connection under the pool's wrapper, so that the pool, given the wrapper back, drops it
+     * instead of lending it again (a connection whose session is about to be ended), and frees its place in the pool.
+     *
+     * @param connection a connection of the datasource, maybe wrapped by the pool, maybe broken
+     */
+    static void closeUnderlying(Connection connection) {
+        try {
+            connection.unwrap(Connection.class).close();
+        } catch (SQLException | RuntimeException broken) {
+            // the pool drops a connection that failed so
+        }
+    }
+
     /** @return {@code true} once the session is gone */
     private boolean endRound(long id) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {

@@ -118,6 +118,7 @@ final class JdbcTransactions {
 
     private <T> T once(long deadlineNanos, Work<T> work, boolean writes) throws SQLException {
         JdbcTransaction.remainingSeconds(deadlineNanos);
+        Abandoned abandoned = new Abandoned(writes);
         try (Connection connection = dataSource.getConnection()) {
             int networkTimeout = connection.getNetworkTimeout();
             boolean explicit = statements.dialect.beginsExplicitly();
@@ -126,7 +127,7 @@ final class JdbcTransactions {
                 prepare(connection);
             }
             try {
-                return ended(connection, transaction, true, writes, t -> {
+                return ended(connection, transaction, true, abandoned, t -> {
                     if (explicit) {
                         t.begin();
                     }
@@ -135,32 +136,36 @@ final class JdbcTransactions {
             } finally {
                 restore(connection, networkTimeout, explicit);
             }
+        } finally {
+            abandoned.end();
         }
     }
 
     private <T> T alone(long deadlineNanos, Work<T> work) throws SQLException {
         JdbcTransaction.remainingSeconds(deadlineNanos);
+        Abandoned abandoned = new Abandoned(true);
         try (Connection connection = dataSource.getConnection()) {
             int networkTimeout = connection.getNetworkTimeout();
             JdbcTransaction transaction = new JdbcTransaction(connection, statements, deadlineNanos);
             try {
-                return ended(connection, transaction, !connection.getAutoCommit(), true, work);
+                return ended(connection, transaction, !connection.getAutoCommit(), abandoned, work);
             } finally {
                 restoreNetworkTimeout(connection, networkTimeout);
             }
+        } finally {
+            abandoned.end();
         }
     }
 
     /**
      * Runs the work in the transaction and, if {@code ends} is {@code true}, commits it, or rolls it back when the
-     * work failed (a failed rollback is added to the work's failure as suppressed). When the work {@code writes} and
-     * a failure leaves its outcome unknown (a timeout, a broken connection), the connection's session is ended on the
-     * server first, so that nothing it carried takes effect after the operation ended ({@link JdbcSessions}).
+     * work failed (a failed rollback is added to the work's failure as suppressed). A failure that leaves the outcome of
+     * work that writes unknown (a timeout, a broken connection) abandons the connection ({@link Abandoned}).
      */
-    private <T> T ended(Connection connection, JdbcTransaction transaction, boolean ends, boolean writes,
+    private <T> T ended(Connection connection, JdbcTransaction transaction, boolean ends, Abandoned abandoned,
             Work<T> work) throws SQLException {
         // read now: a driver may no longer tell once the connection broke
-        long session = writes ? sessions.idOf(connection) : -1;
+        long session = abandoned.writes ? sessions.idOf(connection) : -1;
         try {
             T outcome = work.run(transaction);
             if (ends) {
@@ -168,8 +173,9 @@ final class JdbcTransactions {
             }
             return outcome;
         } catch (SQLException | RuntimeException e) {
-            if (JdbcSessions.outcomeUnknown(e)) {
-                sessions.end(session);
+            if (abandoned.writes && JdbcSessions.outcomeUnknown(e)) {
+                abandoned.session = session;
+                JdbcSessions.closeUnderlying(connection);
                 throw e;
             }
             if (ends) {
@@ -220,6 +226,28 @@ final class JdbcTransactions {
         connection.setAutoCommit(false);
         if (lower) {
             connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        }
+    }
+
+    /**
+     * A connection given up with work that writes and whose outcome is unknown: its driver's connection is closed
+     * under the pool's wrapper, so the pool drops it instead of lending it again, and once the pool has it back, its
+     * session is ended on the server ({@link JdbcSessions#end}) before the operation ends. Ending it only then keeps
+     * the pool's connection free for the ending, however many operations are abandoned at once.
+     */
+    private final class Abandoned {
+
+        final boolean writes;
+        long session = -1;
+
+        Abandoned(boolean writes) {
+            this.writes = writes;
+        }
+
+        void end() {
+            if (session >= 0) {
+                sessions.end(session);
+            }
         }
     }
 }
