@@ -17,8 +17,10 @@ import java.util.function.BiConsumer;
  * Random faults on the connections of several instances of a store, one {@link FaultProxy} per instance, for the
  * randomized fault harness: a low rate of delayed replies and cut connections (and of delayed pushes and dropped
  * answers, as the store's {@link FaultMix} allows) all the time, and episodes on one instance at a time: a storm of
- * delays and cuts, a swallowed (silently dead) connection for a while, every connection cut at once, lagging pushes,
- * or a burst of dropped answers. The episodes are drawn from the seed on one thread; which reply a fault hits depends
+ * delays and cuts, a swallowed (silently dead) connection for a while, requests held in the network and delivered
+ * late, after their clients gave up (retransmitted once a partition heals), every connection cut at once, lagging
+ * pushes, or a burst of dropped answers. Requests still held when the faults stop are delivered then. The episodes are drawn
+ * from the seed on one thread; which reply a fault hits depends
  * on thread timing.
  */
 public final class RandomFaults implements AutoCloseable {
@@ -37,6 +39,8 @@ public final class RandomFaults implements AutoCloseable {
         return thread;
     });
     private final AtomicLong swallows = new AtomicLong();
+    private final AtomicLong holds = new AtomicLong();
+    private final AtomicLong heldRequests = new AtomicLong();
     private final AtomicLong cutAlls = new AtomicLong();
     private final AtomicLong storms = new AtomicLong();
     private final AtomicLong pushLags = new AtomicLong();
@@ -98,13 +102,29 @@ public final class RandomFaults implements AutoCloseable {
             timeline.accept(instance, "storm of delays and cuts for " + millis + " ms begins");
             rule.set(0.15, 1500, 0.01, rule.pushDelayRate, rule.maxPushDelayMillis, rule.dropRate);
             calmLater(instance, millis, "storm ends");
-        } else if (kind < 55) {
+        } else if (kind < 50) {
             swallows.incrementAndGet();
             timeline.accept(instance, "connections swallowed (silently dead) for " + millis + " ms");
             proxy.swallow(true);
             later(millis, () -> {
                 proxy.swallow(false);
                 timeline.accept(instance, "swallowed connections closed");
+            });
+        } else if (kind < 58) {
+            holds.incrementAndGet();
+            Random holding = new Random(random.nextLong());
+            timeline.accept(instance, "requests held in the network for " + millis + " ms");
+            proxy.holdRequests(request -> {
+                synchronized (holding) {
+                    return holding.nextInt(4) == 0;
+                }
+            });
+            later(millis, () -> {
+                int held = proxy.heldRequests();
+                heldRequests.addAndGet(held);
+                boolean answered = proxy.deliverHeld();
+                timeline.accept(instance, held + " held requests delivered"
+                        + (answered ? "" : ", some to sessions gone"));
             });
         } else if (kind < 65) {
             cutAlls.incrementAndGet();
@@ -166,6 +186,8 @@ public final class RandomFaults implements AutoCloseable {
         counts.put("cut connections", cuts);
         counts.put("swallowed bytes", swallowedBytes);
         counts.put("swallow episodes", swallows.get());
+        counts.put("hold episodes", holds.get());
+        counts.put("requests held, then delivered", heldRequests.get());
         counts.put("cut-all episodes", cutAlls.get());
         counts.put("delay-and-cut storms", storms.get());
         if (mix.pushes()) {
@@ -182,7 +204,7 @@ public final class RandomFaults implements AutoCloseable {
 
     /**
      * Stops every fault: no more episodes, every rule off (an answer being dropped is dropped to its end), swallowed
-     * connections closed.
+     * connections closed, held requests delivered.
      */
     @Override
     public void close() {
@@ -196,6 +218,8 @@ public final class RandomFaults implements AutoCloseable {
         for (int i = 0; i < proxies.size(); i++) {
             rules[i].off();
             proxies.get(i).swallow(false);
+            heldRequests.addAndGet(proxies.get(i).heldRequests());
+            proxies.get(i).deliverHeld();
         }
     }
 
