@@ -29,12 +29,13 @@ import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
 import io.vertx.core.Vertx;
 
 /**
- * The JDBC store's replies lost on a connection that stays open (a partition, a NAT that dropped the flow, a vanished
- * host): a proxy between the JDBC driver and a private PostgreSQL or MariaDB server drops every server message
- * answering what makes a grant durable, the {@code COMMIT} of an acquisition's transaction or the one statement of an
- * uncontended acquisition ({@code GRANT_ALONE}), and nothing else. The grant committed, nothing came back, and a read
- * of the socket never ends by itself: the driver's query timeout cancels a statement on the server, which has nothing
- * left to cancel.
+ * The JDBC store's grants whose outcome its caller cannot know, through a proxy between the JDBC driver and a private
+ * PostgreSQL or MariaDB server: replies lost on a connection that stays open (a partition, a NAT that dropped the flow,
+ * a vanished host), where the proxy drops every server message answering what makes a grant durable, the
+ * {@code COMMIT} of an acquisition's transaction or the one statement of an uncontended acquisition
+ * ({@code GRANT_ALONE}), and nothing else (the grant committed, nothing came back, and a read of the socket never ends
+ * by itself: the driver's query timeout cancels a statement on the server, which has nothing left to cancel); and a
+ * grant whose request is held on its way and reaches the server after its take-back.
  */
 class JdbcLostReplyTest {
 
@@ -112,6 +113,60 @@ class JdbcLostReplyTest {
         }
         System.out.printf("JDBC lost grants on %s: every key was usable again %d ms after the network healed%n",
                 database, Duration.ofNanos(System.nanoTime() - healed).toMillis());
+    }
+
+    /**
+     * The one-statement grant of an uncontended acquisition whose request bytes are held on the way (a lossy path
+     * retransmitting them after the client closed its socket, a middlebox): the caller fails at the operation timeout,
+     * the read's network timeout aborts the connection, and the take-back runs on a new connection and finds nothing.
+     * The held bytes then reach the server, which would run the statement in auto-commit and grant the lock, for ever,
+     * to the acquisition that gave up, unless the session that carried them was ended on the server before the
+     * take-back ran, as the store does.
+     */
+    @ParameterizedTest
+    @EnumSource(ServerDatabase.class)
+    void aGrantHeldOnTheWayIsNotStrandedAfterItsTakeBack(ServerDatabase database) throws Exception {
+        int port = database.shared().port();
+        FaultProxy proxy = FaultProxy.start("127.0.0.1", port, database.protocol());
+        opened.push(proxy);
+        String table = "held_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        StandaloneLockRegistry registry = registry(database, proxy.port(), table);
+        StandaloneLockRegistry other = registry(database, port, table);
+        String key = "held-" + UUID.randomUUID();
+
+        // the key's row exists, so the next acquisition is the one statement
+        ReactiveDistributedLock first = registry.obtain(key);
+        assertThat(StoreRecovery.await(() -> first.acquireOnce().await().atMost(RECOVERY), acquired -> acquired,
+                RECOVERY)).as("acquired before the fault, once the tables are made").isTrue();
+        assertThat(first.release().await().atMost(RECOVERY)).isTrue();
+
+        if (database == ServerDatabase.MARIADB) {
+            // MariaDB's requests carry their SQL: hold the grant statement alone
+            proxy.holdRequests(request -> request != null && request.contains(GRANT_ALONE));
+        } else {
+            // PostgreSQL's requests are named only at their Sync: hold the first request sent from now on, which
+            // is the grant (the store sends nothing else meanwhile on this key; the release watch listens elsewhere)
+            AtomicBoolean once = new AtomicBoolean(true);
+            proxy.holdRequests(request -> once.compareAndSet(true, false));
+        }
+        BoundedFailure.assertFailsWithin(OPERATION_TIMEOUT.plusSeconds(2), LockException.class,
+                () -> registry.obtain(key).acquireForever().await().atMost(RECOVERY), key);
+        assertThat(proxy.heldRequests()).as("the grant is held on the way").isPositive();
+        // the network timeout of the read (operation timeout + 1 s) aborts the connection; the take-backs run after it
+        Thread.sleep(OPERATION_TIMEOUT.plusSeconds(3).toMillis());
+        ReactiveDistributedLock meanwhile = other.obtain(key);
+        assertThat(meanwhile.acquireOnce().await().atMost(RECOVERY))
+                .as("before the held bytes arrive, the lock is free").isTrue();
+        assertThat(meanwhile.release().await().atMost(RECOVERY)).isTrue();
+
+        // the partition heals: the retransmitted statement reaches the server, unless its session is gone
+        boolean answered = proxy.deliverHeld();
+
+        ReactiveDistributedLock elsewhere = other.obtain(key);
+        boolean acquired = StoreRecovery.await(() -> elsewhere.acquireOnce().await().atMost(RECOVERY), got -> got,
+                RECOVERY);
+        assertThat(acquired).as("the lock %s is not held for ever by the acquisition that gave up (the held statement "
+                + "was %s)", key, answered ? "answered" : "not answered: its session was gone").isTrue();
     }
 
     private static boolean grants(String request) {

@@ -65,6 +65,8 @@ class MongoWireFaultTest {
     private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(1);
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final Duration SETTLED = Duration.ofSeconds(5);
+    /** More grants failed with an answer than the record of acquisitions taken back once kept. */
+    private static final int ANSWERED_FAILURES = 100;
 
     @RegisterExtension
     static final OwnedMongoServer SERVER = new OwnedMongoServer(MongoWireFaultTest.class);
@@ -213,6 +215,39 @@ class MongoWireFaultTest {
 
         assertThat(document(key).get("owner")).as("the late grant took the lock").isNull();
         assertThat(await(store.isHeld(key, owner))).isFalse();
+    }
+
+    /**
+     * A grant held on its way stays refused however many grants of its key fail meanwhile with an answer (here a
+     * {@code writeConcernError}, as a lagging secondary gives): those ran and cannot arrive late, so they must not push
+     * the held one out of the record of acquisitions taken back. When every failed grant was recorded, 64 of them let
+     * the held grant take the lock for ever.
+     */
+    @Test
+    void aHeldGrantStaysRefusedAfterManyGrantsOfItsKeyFailedWithAnAnswer() {
+        String key = "answered-" + UUID.randomUUID();
+        acquireAndRelease(key, LockType.SINGLE_ENTRANT);
+        String owner = "gave-up-" + UUID.randomUUID();
+        proxy.holdRequests(request -> request.contains("\"$inc\"") && request.contains(owner));
+        assertThatThrownBy(() -> await(store.tryAcquire(key, owner, LockStore.NO_EXPIRY, false)))
+                .as("the grant gets no answer");
+        assertThat(proxy.heldRequests()).as("the grant is held on its way").isEqualTo(1);
+
+        proxy.rule(exchange -> grants(exchange, key) ? Fault.replaceWith(withConcernError(exchange.reply()))
+                : Fault.pass());
+        for (int i = 0; i < ANSWERED_FAILURES; i++) {
+            assertThatThrownBy(() -> await(registry.obtain(key).acquireOnce())).isInstanceOf(LockException.class)
+                    .hasMessageContaining("write concern");
+        }
+        proxy.clearRules();
+        assertThat(document(key).getList("takenBack", String.class)).as("only the grant that got no answer is recorded")
+                .containsExactly(owner);
+
+        assertThat(proxy.deliverHeld()).as("the server answered the late grant").isTrue();
+        assertThat(document(key).get("owner")).as("the late grant took the lock").isNull();
+        ReactiveDistributedLock next = registry.obtain(key);
+        assertThat(await(next.acquireOnce())).isTrue();
+        assertThat(await(next.release())).isTrue();
     }
 
     @Test
