@@ -160,7 +160,8 @@ final class JdbcTransactions {
     /**
      * Runs the work in the transaction and, if {@code ends} is {@code true}, commits it, or rolls it back when the
      * work failed (a failed rollback is added to the work's failure as suppressed). A failure that leaves the outcome of
-     * work that writes unknown (a timeout, a broken connection) abandons the connection ({@link Abandoned}).
+     * work that writes unknown (a timeout, a broken connection), or a rollback of such work that fails, abandons the
+     * connection ({@link Abandoned}).
      */
     private <T> T ended(Connection connection, JdbcTransaction transaction, boolean ends, Abandoned abandoned,
             Work<T> work) throws SQLException {
@@ -174,8 +175,7 @@ final class JdbcTransactions {
             return outcome;
         } catch (SQLException | RuntimeException e) {
             if (abandoned.writes && JdbcSessions.outcomeUnknown(e)) {
-                abandoned.session = session;
-                JdbcSessions.closeUnderlying(connection);
+                abandoned.abandon(connection, session);
                 throw e;
             }
             if (ends) {
@@ -183,6 +183,10 @@ final class JdbcTransactions {
                     transaction.rollback();
                 } catch (SQLException rollback) {
                     e.addSuppressed(rollback);
+                    // the transaction may still hold its row locks (MariaDB keeps them after a statement's error)
+                    if (abandoned.writes) {
+                        abandoned.abandon(connection, session);
+                    }
                 }
             }
             throw e;
@@ -242,6 +246,11 @@ final class JdbcTransactions {
 
         Abandoned(boolean writes) {
             this.writes = writes;
+        }
+
+        void abandon(Connection connection, long session) {
+            this.session = session;
+            JdbcSessions.closeUnderlying(connection);
         }
 
         void end() {
