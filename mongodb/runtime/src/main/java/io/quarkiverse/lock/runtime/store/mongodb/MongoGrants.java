@@ -4,9 +4,11 @@ import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.LINE;
 import static io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.TOKEN;
 
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.bson.Document;
@@ -15,6 +17,7 @@ import org.jboss.logging.Logger;
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoServerException;
 
+import io.quarkiverse.lock.runtime.store.mongodb.MongoLockDocuments.Grant;
 import io.quarkiverse.lock.spi.AcquireResult;
 import io.smallrye.mutiny.Uni;
 
@@ -28,19 +31,21 @@ import io.smallrye.mutiny.Uni;
  * lock document ({@link MongoLockDocuments#absent}) inserts a new, granted lock, or fails with a duplicate key, the
  * answer "taken". Each command is atomic, and the fencing counter, kept in the document, rises by one at every grant.
  * <p>
- * Each grant writes a number unique in this instance ({@code grant}). When a grant command fails in a way that
- * leaves its outcome unknown (no reply, a reply after the operation timeout, a {@code writeConcernError} after the
- * write), the lock is released again if, and only if, that very command granted it; then the failure goes on to the
- * caller. No lock stays held by an acquisition its caller saw fail, and a hold the same owner got from another command
- * is never touched.
+ * Each grant command writes a number unique in this instance ({@code grant}), which rises with each one. When a grant
+ * command fails in a way that leaves its outcome unknown (no reply, a reply after the operation timeout, a
+ * {@code writeConcernError} after the write), the lock is released again if, and only if, that very command granted
+ * it; then the failure goes on to the caller. No lock stays held by an acquisition its caller saw fail, and a hold the
+ * same owner got from another command is never touched.
  * <p>
  * A command that got no answer may also reach the server later than everything sent after it (its bytes held on the
- * way), so before the release the owner is recorded in the lock document as taken back ({@link #refuseLateGrants}),
- * and no grant's filter matches an owner recorded there: the late command grants nothing. Until the record is written,
- * the acquisition stays unsettled here, and its take-back writes the record first. Only acquisitions whose grant
- * command got no answer are recorded: one the server answered, even with an error, ran already and cannot run again
- * (the store sends {@code runCommand}, which the driver never retries). So the fast path sends nothing more, and the
- * record of a command still on its way is not pushed out of the list by failures that cannot arrive late.
+ * way), so before the release this instance raises its entry in the lock document's {@code takenBackUpTo} to its last
+ * grant number ({@link #refuseLateGrants}), and no grant's filter matches a command numbered up to it: the late
+ * command grants nothing, while this instance's later commands, numbered above it, still can. Until the record is
+ * written, the acquisition stays unsettled here, and its take-back writes the record first. Only acquisitions whose
+ * grant command got no answer are recorded: one the server answered, even with an error, ran already and cannot run
+ * again (the store sends {@code runCommand}, which the driver never retries). So the fast path sends nothing more, and
+ * each instance has one entry however many of its grants got no answer, which no other instance's failures can push
+ * out.
  */
 final class MongoGrants {
 
@@ -49,6 +54,11 @@ final class MongoGrants {
     private final MongoCommands commands;
     private final MongoLockStoreSettings settings;
     private final Consumer<String> announceRelease;
+    /**
+     * This instance's id in the lock documents' {@code takenBackUpTo}: random, and a field name that no path reads as
+     * an array index (it starts with a letter).
+     */
+    private final String instance = "i" + UUID.randomUUID().toString().replace("-", "");
     private final AtomicLong grants = new AtomicLong();
     /** Acquisitions whose grant command failed, not recorded as taken back yet. */
     private final Set<Acquisition> unsettled = ConcurrentHashMap.newKeySet();
@@ -69,6 +79,11 @@ final class MongoGrants {
         this.announceRelease = announceRelease;
     }
 
+    /** @return this instance's id in the lock documents' {@code takenBackUpTo} */
+    String instance() {
+        return instance;
+    }
+
     /** Acquired with the new token, or held by another owner (remaining lease unknown). */
     Uni<AcquireResult> attempt(String id, String owner, long leaseMillis) {
         return ifFree(id, owner, leaseMillis)
@@ -78,12 +93,12 @@ final class MongoGrants {
 
     /** Acquired with the new token if the lock was free for {@code owner}, else held by another owner. */
     Uni<AcquireResult> ifFree(String id, String owner, long leaseMillis) {
-        return grant(MongoLockDocuments.acquirableBy(id, owner), false, id, owner, leaseMillis);
+        return grant(grant -> MongoLockDocuments.acquirableBy(id, owner, grant), false, id, owner, leaseMillis);
     }
 
     /** Acquired with the first token if there was no lock document, else held by another owner. */
     Uni<AcquireResult> create(String id, String owner, long leaseMillis) {
-        return grant(MongoLockDocuments.absent(id, owner), true, id, owner, leaseMillis)
+        return grant(grant -> MongoLockDocuments.absent(id, grant), true, id, owner, leaseMillis)
                 .onFailure(MongoGrants::isDuplicateKey).recoverWithItem(() -> AcquireResult.heldByAnother(-1));
     }
 
@@ -100,15 +115,16 @@ final class MongoGrants {
      */
     Uni<AcquireResult> takeOver(String id, String owner, long leaseMillis, long sendBy) {
         // The filter is not an equality on _id alone, so the server does not retry the insert of a concurrent creation.
-        Supplier<Uni<AcquireResult>> command = () -> grant(MongoLockDocuments.notTakenBack(id, owner), true, id, owner,
-                leaseMillis);
+        Supplier<Uni<AcquireResult>> command = () -> grant(grant -> MongoLockDocuments.notTakenBack(id, grant), true,
+                id, owner, leaseMillis);
         return command.get().onFailure(MongoGrants::isDuplicateKey).recoverWithUni(
                 failure -> System.nanoTime() - sendBy < 0 ? command.get() : Uni.createFrom().failure(failure));
     }
 
-    private Uni<AcquireResult> grant(Document filter, boolean upsert, String id, String owner, long leaseMillis) {
-        long grant = grants.incrementAndGet();
-        Document command = MongoCommands.findAndModify(settings.collection(), filter,
+    private Uni<AcquireResult> grant(Function<Grant, Document> filter, boolean upsert, String id, String owner,
+            long leaseMillis) {
+        Grant grant = new Grant(instance, grants.incrementAndGet());
+        Document command = MongoCommands.findAndModify(settings.collection(), filter.apply(grant),
                 MongoLockDocuments.acquisition(owner, grant, leaseMillis), settings.writeConcern(), TOKEN)
                 .append("new", true);
         if (upsert) {
@@ -135,9 +151,9 @@ final class MongoGrants {
     }
 
     /**
-     * Records {@code owner} as taken back in the lock document (creating it if need be), so that a grant command of
-     * this acquisition that reaches the server later grants nothing, if one of its grant commands failed and that is
-     * not recorded yet; else does nothing, sending nothing.
+     * Raises this instance's entry in the lock document's {@code takenBackUpTo} to its last grant number (creating the
+     * document if need be), so that a grant command of this acquisition that reaches the server later grants nothing,
+     * if one of its grant commands got no answer and that is not recorded yet; else does nothing, sending nothing.
      *
      * @return completes once recorded (or when nothing needs recording); fails with the driver's error, and the
      *         acquisition stays unsettled
@@ -147,9 +163,9 @@ final class MongoGrants {
         if (!unsettled.contains(acquisition)) {
             return Uni.createFrom().voidItem();
         }
-        Document record = MongoCommands.upsertOne(settings.collection(), MongoLockDocuments.notTakenBack(id, owner),
-                MongoLockDocuments.takeBackRecorded(owner), settings.writeConcern());
-        // A duplicate key: a lock document was created meanwhile, or the owner is recorded; the second try tells.
+        Document record = MongoCommands.upsertOne(settings.collection(), new Document(MongoLockDocuments.ID, id),
+                MongoLockDocuments.takeBackRecorded(instance, grants.get()), settings.writeConcern());
+        // A duplicate key: a lock document was created meanwhile; the second try updates it.
         return onceMoreIfDuplicateKey(() -> commands.write(record))
                 .onFailure(MongoGrants::isDuplicateKey).recoverWithItem(() -> null)
                 .invoke(() -> unsettled.remove(acquisition))
@@ -164,7 +180,7 @@ final class MongoGrants {
      * Releases the lock if the grant command numbered {@code grant} gave it to {@code owner}, and nothing granted it
      * since. Its own failure is logged: the original failure is what the caller needs.
      */
-    private Uni<Void> undo(String id, String owner, long grant) {
+    private Uni<Void> undo(String id, String owner, Grant grant) {
         Document command = MongoCommands.findAndModify(settings.collection(),
                 MongoLockDocuments.grantedBy(id, owner, grant), MongoLockDocuments.releaseAndLeave(owner),
                 settings.writeConcern(), LINE).append("new", true);

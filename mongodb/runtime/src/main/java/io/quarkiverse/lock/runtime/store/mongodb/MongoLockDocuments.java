@@ -24,7 +24,8 @@ import io.quarkiverse.lock.spi.LockStore;
  *                                   // extends it; absent otherwise
  *   releasedAt: ISODate(...),       // server time of the last release; absent while held
  *   line: [ { owner: "Pz1...", seenAt: ISODate(...) }, ... ],   // waiting instances, in arrival order
- *   takenBack: [ "Hk8...", ... ] }  // acquisitions taken back whose grant command may still arrive; no grant for them
+ *   takenBackUpTo: { "Hk8...": 412, ... } }  // per instance, the grant commands up to that number may still arrive
+ *                                            // after their take-back: none of them grants
  * </pre>
  *
  * Every time in the document is the database server's: leases start at {@code $currentDate} and end when
@@ -36,10 +37,13 @@ import io.quarkiverse.lock.spi.LockStore;
  * <p>
  * A grant command whose outcome its sender does not know (no reply in time) may still reach the server after the
  * acquisition was taken back: its bytes held on the way, retransmitted after the client closed the connection, or
- * delivered late by a middlebox. So before such an acquisition is taken back, its owner id goes into
- * {@code takenBack}, and every grant's filter refuses an owner listed there: a late grant then matches nothing. The
- * list keeps the last {@link #TAKEN_BACK_KEPT} owner ids; only acquisitions whose grant command got no answer go into
- * it.
+ * delivered late by a middlebox. Every grant command carries its sender's instance id and a number that rises with
+ * each grant command of that instance; before such an acquisition is taken back, the instance raises its entry in
+ * {@code takenBackUpTo} to its last number ({@code $max}), and every grant's filter refuses a command whose number is
+ * not above its instance's entry: a late grant then matches nothing. An instance runs its commands on one lock one
+ * after the other, so every earlier grant command of it on that lock has then either been answered, and ran, or may
+ * still arrive, and must not grant. The record keeps one entry per instance whose grant on that lock got no answer,
+ * however many did, and never drops one.
  * <p>
  * Every update is made of classic update operators and every filter that an upsert uses is free of {@code $expr}, so
  * that the commands run on every MongoDB version from 5.0 (and on the test emulator, which has no update pipelines).
@@ -56,15 +60,8 @@ final class MongoLockDocuments {
     static final String RELEASED_AT = "releasedAt";
     static final String LINE = "line";
     static final String SEEN_AT = "seenAt";
-    static final String TAKEN_BACK = "takenBack";
+    static final String TAKEN_BACK_UP_TO = "takenBackUpTo";
     static final String LAST_LEASE = "lastLease";
-    /**
-     * How many owner ids {@code takenBack} keeps: each one an acquisition whose grant command got no answer on this
-     * key, each such failure taking an operation timeout, so the oldest is dropped only after that many more
-     * unanswered grants on the same key, far later than any request can be delayed on its way (TCP gives up
-     * retransmitting within about 15 minutes); at most about 30 KB per lock document, and only after that many faults.
-     */
-    static final int TAKEN_BACK_KEPT = 1000;
     /** The index on {@link #OWNER}, sparse: released documents have no owner. */
     static final String OWNER_INDEX = "quarkus_lock_owner";
     /** The {@code seenAt} of a waiter that joined the line and was not seen by the server yet. */
@@ -86,10 +83,10 @@ final class MongoLockDocuments {
 
     /**
      * Matches the lock when nobody holds it (released, or its lease ran out) and {@code owner} may take it: nobody is
-     * in line before it, or the first in line lapsed. For a command without upsert ({@code $expr} is refused in the
-     * query of an upsert).
+     * in line before it, or the first in line lapsed; and the command was not taken back ({@link #notTakenBack}). For a
+     * command without upsert ({@code $expr} is refused in the query of an upsert).
      */
-    static Document acquirableBy(String id, String owner) {
+    static Document acquirableBy(String id, String owner, Grant grant) {
         Document expired = new Document(LEASE_MILLIS, new Document("$gt", LockStore.NO_EXPIRY))
                 .append("$expr", new Document("$lte", List.of(LEASE_END, "$$NOW")));
         Document free = new Document("$or", List.of(new Document(OWNER, null), expired));
@@ -97,35 +94,35 @@ final class MongoLockDocuments {
                 new Document(LINE + ".0", new Document("$exists", false)),
                 new Document(LINE + ".0." + OWNER, owner),
                 FIRST_IN_LINE_LAPSED));
-        return new Document(ID, id).append(TAKEN_BACK, new Document("$ne", owner))
-                .append("$and", List.of(free, firstInLine));
+        return notTakenBack(id, grant).append("$and", List.of(free, firstInLine));
     }
 
     /**
-     * Matches the lock document only if it was never granted, and {@code owner} was not taken back. For the upsert
-     * that creates a lock document: free of {@code $expr}, and matching no granted lock document (each has a token),
-     * so that the upsert either grants a new lock or fails with a duplicate key.
+     * Matches the lock document only if it was never granted, and the command was not taken back. For the upsert that
+     * creates a lock document: free of {@code $expr}, and matching no granted lock document (each has a token), so
+     * that the upsert either grants a new lock or fails with a duplicate key.
      */
-    static Document absent(String id, String owner) {
-        return notTakenBack(id, owner).append(TOKEN, new Document("$exists", false));
+    static Document absent(String id, Grant grant) {
+        return notTakenBack(id, grant).append(TOKEN, new Document("$exists", false));
     }
 
     /**
-     * Matches the lock document unless {@code owner} is in its {@code takenBack}. Free of {@code $expr}, for upserts:
-     * an upsert whose filter matches nothing because the owner is listed fails with a duplicate key.
+     * Matches the lock document unless the grant command was taken back: its number is not above its instance's entry
+     * in {@code takenBackUpTo}. Free of {@code $expr}, for upserts: an upsert whose filter matches nothing because the
+     * command was taken back fails with a duplicate key.
      */
-    static Document notTakenBack(String id, String owner) {
-        return new Document(ID, id).append(TAKEN_BACK, new Document("$ne", owner));
+    static Document notTakenBack(String id, Grant grant) {
+        return new Document(ID, id).append(TAKEN_BACK_UP_TO + "." + grant.instance(),
+                new Document("$not", new Document("$gte", grant.number())));
     }
 
     /**
-     * @param owner an acquisition being taken back whose grant command may still arrive
-     * @return the update that puts {@code owner} into {@code takenBack}, dropping the oldest beyond
-     *         {@link #TAKEN_BACK_KEPT}
+     * @param instance the instance taking back an acquisition whose grant command may still arrive
+     * @param upTo its last grant number: none of its grant commands up to it may grant any more
+     * @return the update that raises the instance's entry in {@code takenBackUpTo} to {@code upTo}
      */
-    static Document takeBackRecorded(String owner) {
-        return new Document("$push", new Document(TAKEN_BACK, new Document("$each", List.of(owner))
-                .append("$slice", -TAKEN_BACK_KEPT)));
+    static Document takeBackRecorded(String instance, long upTo) {
+        return new Document("$max", new Document(TAKEN_BACK_UP_TO + "." + instance, upTo));
     }
 
     /** Matches the lock when {@code owner} holds it and its lease has not run out. For a command without upsert. */
@@ -154,21 +151,31 @@ final class MongoLockDocuments {
     /**
      * @param id the document id
      * @param owner the owner id
-     * @param grant the grant number of one command
+     * @param grant one grant command
      * @return matches the lock when that command granted it to {@code owner} and nothing granted it since
      */
-    static Document grantedBy(String id, String owner, long grant) {
-        return new Document(ID, id).append(OWNER, owner).append(GRANT, grant);
+    static Document grantedBy(String id, String owner, Grant grant) {
+        return new Document(ID, id).append(OWNER, owner).append(GRANT, grant.number());
+    }
+
+    /**
+     * One grant command.
+     *
+     * @param instance the id of the instance that sends it, random, a valid field name
+     * @param number its number, above every earlier grant command's of that instance
+     */
+    record Grant(String instance, long number) {
     }
 
     /**
      * @param owner the new holder
-     * @param grant the number of the command that grants it, unique in this instance
+     * @param grant the command that grants it
      * @param leaseMillis its lease, or {@link LockStore#NO_EXPIRY}
      * @return the update that grants the lock, issues the next fencing token and takes the holder out of line
      */
-    static Document acquisition(String owner, long grant, long leaseMillis) {
-        return new Document("$set", new Document(OWNER, owner).append(GRANT, grant).append(LEASE_MILLIS, leaseMillis))
+    static Document acquisition(String owner, Grant grant, long leaseMillis) {
+        return new Document("$set", new Document(OWNER, owner).append(GRANT, grant.number())
+                .append(LEASE_MILLIS, leaseMillis))
                 .append("$currentDate", new Document(ACQUIRED_AT, true).append(LEASE_STARTED_AT, true))
                 .append("$inc", new Document(TOKEN, 1L))
                 .append("$unset", new Document(RELEASED_AT, "").append(LAST_LEASE, ""))

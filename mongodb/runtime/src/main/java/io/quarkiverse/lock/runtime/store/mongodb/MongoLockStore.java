@@ -301,4 +301,9 @@ public final class MongoLockStore implements LockStore {
     private String id(String key) {
         return settings.keyPrefix() + key;
     }
+
+    /** @return this store's instance id in the lock documents' record of grant commands taken back */
+    String instance() {
+        return grants.instance();
+    }
 }

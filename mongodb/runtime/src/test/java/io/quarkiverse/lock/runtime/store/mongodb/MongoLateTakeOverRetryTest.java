@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,7 +29,8 @@ import io.vertx.core.Vertx;
  * A take-over whose first command fails with a duplicate key is sent once more (a concurrent creation of the lock
  * document makes the first fail, and the second then takes the lock), but not once the operation timeout ran out: its
  * caller has been told it failed by then, and the second command would take a lock granted since from a holder that
- * keeps working as if it held it. Here the duplicate key comes from an owner recorded as taken back, which makes every
+ * keeps working as if it held it. Here the duplicate key comes from the store's grant commands recorded as taken back, which
+ * makes every
  * command of the take-over fail with one; the take-over is sent late, behind an earlier acquisition on the key, and
  * its reply comes within the command's own timeout but after the operation's.
  */
@@ -74,9 +74,6 @@ class MongoLateTakeOverRetryTest {
         direct = client(connection);
         ReactiveMongoDatabase database = new ReactiveMongoClientImpl(direct).getDatabase(DATABASE);
         database.getCollection(COLLECTION).deleteMany(new Document()).await().atMost(AWAIT);
-        database.getCollection(COLLECTION)
-                .insertOne(new Document("_id", "lock:" + KEY).append("takenBack", List.of(OWNER)))
-                .await().atMost(AWAIT);
 
         String host = new ConnectionString(connection).getHosts().get(0);
         proxy = FaultProxy.start("127.0.0.1", Integer.parseInt(host.substring(host.lastIndexOf(':') + 1)),
@@ -101,6 +98,10 @@ class MongoLateTakeOverRetryTest {
         proxied = client("mongodb://" + proxy.host() + ":" + proxy.port());
         MongoLockStore store = new MongoLockStore(vertx, new ReactiveMongoClientImpl(proxied).getDatabase(DATABASE),
                 new MongoLockStoreSettings(COLLECTION, "lock:", new Document("w", 1), false, false, TIMEOUT));
+        // every grant command of this store is recorded as taken back
+        database.getCollection(COLLECTION).insertOne(new Document("_id", "lock:" + KEY).append(
+                MongoLockDocuments.TAKEN_BACK_UP_TO, new Document(store.instance(), Long.MAX_VALUE)))
+                .await().atMost(AWAIT);
 
         // The take-over waits behind an earlier acquisition on the key, whose replies come late, so that it is sent
         // well into its operation timeout, and its own reply, late too, comes after that timeout ran out.
