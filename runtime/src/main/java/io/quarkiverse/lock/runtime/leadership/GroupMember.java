@@ -230,10 +230,15 @@ final class GroupMember implements LeadershipGroup {
             ending = term;
             cancel(retry);
         }
+        Uni<Void> released = Uni.createFrom().voidItem();
         if (abandoned != null) {
+            // A grant that reached the attempt before its cancellation is released here, before the store closes.
             abandoned.cancel();
+            released = releaseQuietly(abandoned.lock);
         }
-        return ending == null ? Uni.createFrom().voidItem() : endTerm(ending, LeadershipEnded.Cause.SHUTDOWN);
+        Uni<Void> ended = ending == null ? Uni.createFrom().voidItem()
+                : endTerm(ending, LeadershipEnded.Cause.SHUTDOWN);
+        return Uni.join().all(released, ended).andCollectFailures().replaceWithVoid();
     }
 
     /** Starts an acquisition, unless one is under way, this instance leads, or it does not take part. */
