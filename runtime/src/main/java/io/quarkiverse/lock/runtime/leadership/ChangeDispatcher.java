@@ -2,6 +2,7 @@ package io.quarkiverse.lock.runtime.leadership;
 
 import java.util.ArrayDeque;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -17,7 +18,9 @@ import io.smallrye.mutiny.subscription.MultiEmitter;
 /**
  * Delivers the changes of one group, one at a time and in order, on a thread of their own: to the sink (the CDI
  * events), then to the subscribers of the stream. The term machine only queues a change here and never waits for its
- * delivery, so an observer that blocks delays the later changes of its group, never the end of a term.
+ * delivery, so an observer that blocks delays the later changes of its group, never the end of a term. A change may
+ * wait for something before its delivery (the end of a term, for its guarded work to be told), and the later changes
+ * wait with it.
  * <p>
  * Whatever a delivery throws, {@link Error}s included, is logged, and the next change is delivered all the same: the
  * drain that was under way gives its turn back in a {@code finally} block and hands what is left to a new drain.
@@ -30,7 +33,7 @@ final class ChangeDispatcher {
     private final Consumer<LeadershipChange> sink;
     private final Set<MultiEmitter<? super LeadershipChange>> subscribers = ConcurrentHashMap.newKeySet();
     /** Guarded by this. */
-    private final ArrayDeque<LeadershipChange> queue = new ArrayDeque<>();
+    private final ArrayDeque<Queued> queue = new ArrayDeque<>();
     /** Guarded by this: a drain is under way or handed to the executor. */
     private boolean draining;
 
@@ -45,8 +48,13 @@ final class ChangeDispatcher {
 
     /** Queues a change for delivery; returns at once. */
     void dispatch(LeadershipChange change) {
+        dispatch(change, CompletableFuture.completedFuture(null));
+    }
+
+    /** Queues a change for delivery once {@code after} completed (however it does); returns at once. */
+    void dispatch(LeadershipChange change, CompletableFuture<?> after) {
         synchronized (this) {
-            queue.add(change);
+            queue.add(new Queued(change, after));
             if (draining) {
                 return;
             }
@@ -84,7 +92,7 @@ final class ChangeDispatcher {
         boolean emptied = false;
         try {
             while (true) {
-                LeadershipChange next;
+                Queued next;
                 synchronized (this) {
                     next = queue.poll();
                     if (next == null) {
@@ -93,7 +101,8 @@ final class ChangeDispatcher {
                         return;
                     }
                 }
-                deliver(next);
+                next.after.handle((ignored, failure) -> null).join();
+                deliver(next.change);
             }
         } finally {
             if (!emptied) {
@@ -123,5 +132,9 @@ final class ChangeDispatcher {
                 LOG.errorf(e, "A subscriber to the leadership changes failed on %s", change);
             }
         }
+    }
+
+    /** A change, and what its delivery waits for. */
+    private record Queued(LeadershipChange change, CompletableFuture<?> after) {
     }
 }

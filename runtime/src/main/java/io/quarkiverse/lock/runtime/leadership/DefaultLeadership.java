@@ -29,7 +29,8 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * The {@link Leadership} of one application instance over its {@link LockRegistry}: its groups, the thread that times
- * their renewals and deadlines, and the threads that deliver their changes (one group's at a time, in order).
+ * their renewals and deadlines (it runs no user code, so no group's work or observer can hold up another group's
+ * term), and the threads that cancel their guarded work and deliver their changes (one group's at a time, in order).
  * {@link #close()} ends every term with {@code SHUTDOWN}, releasing the locks so that other instances are elected at
  * once, and waits a bounded time for the releases and for the observers to be told.
  */
@@ -41,7 +42,8 @@ public final class DefaultLeadership implements Leadership, AutoCloseable {
 
     private final Map<String, GroupMember> groups = new LinkedHashMap<>();
     private final ScheduledExecutorService timers;
-    private final ExecutorService deliveries;
+    /** The cancellations of guarded work and the deliveries of changes: a thread for each that runs at once. */
+    private final ExecutorService callbacks;
     private final ChangeDispatcher all;
 
     /**
@@ -57,17 +59,17 @@ public final class DefaultLeadership implements Leadership, AutoCloseable {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, threads("quarkus-lock-leadership"));
         scheduler.setRemoveOnCancelPolicy(true);
         this.timers = scheduler;
-        this.deliveries = Executors.newCachedThreadPool(threads("quarkus-lock-leadership-events"));
+        this.callbacks = Executors.newCachedThreadPool(threads("quarkus-lock-leadership-callback"));
         this.all = new ChangeDispatcher(Runnable::run, change -> {
         });
         for (Map.Entry<String, LeadershipSettings> group : declared.entrySet()) {
             String name = group.getKey();
-            ChangeDispatcher changes = new ChangeDispatcher(deliveries, change -> {
+            ChangeDispatcher changes = new ChangeDispatcher(callbacks, change -> {
                 sink.accept(change);
                 all.dispatch(change);
             });
             groups.put(name, new GroupMember(name, group.getValue().checkedFor(name), enabled.contains(name), registry,
-                    admin, timers, changes, observer));
+                    admin, timers, callbacks, changes, observer));
         }
     }
 
@@ -131,10 +133,10 @@ public final class DefaultLeadership implements Leadership, AutoCloseable {
                     e.getMessage());
         }
         timers.shutdownNow();
-        deliveries.shutdown();
+        callbacks.shutdown();
         try {
-            if (!deliveries.awaitTermination(CLOSING.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.warn("Observers of leadership changes still run after shutdown");
+            if (!callbacks.awaitTermination(CLOSING.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("Observers of leadership changes, or cancellations of guarded work, still run after shutdown");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -37,8 +38,10 @@ import io.smallrye.mutiny.subscription.Cancellable;
  * later renewal moved it.
  * <p>
  * Decisions are made holding the monitor; store requests, guarded work and listeners run outside it (a store may
- * answer within the call that sends its request). A term ends in this order: its belief, its guarded work, the
- * metrics, the change queued for the observers (never waited for), and last the release of the lock.
+ * answer within the call that sends its request). A term ends in this order: its belief, its guarded work told to stop
+ * (on threads of its own: the timer thread that ends terms is shared by every group, and runs no user code), the
+ * metrics, the change queued for the observers (never waited for; delivered once the guarded work returned), and
+ * last, once the guarded work returned, the release of the lock.
  */
 final class GroupMember implements LeadershipGroup {
 
@@ -51,6 +54,7 @@ final class GroupMember implements LeadershipGroup {
     private final LockRegistry registry;
     private final LockAdmin admin;
     private final ScheduledExecutorService timers;
+    private final Executor cancellations;
     private final ChangeDispatcher changes;
     private final LockObserver observer;
     private final Duration lease;
@@ -71,7 +75,7 @@ final class GroupMember implements LeadershipGroup {
     private volatile Term current;
 
     GroupMember(String name, LeadershipSettings settings, boolean enabled, LockRegistry registry, LockAdmin admin,
-            ScheduledExecutorService timers, ChangeDispatcher changes, LockObserver observer) {
+            ScheduledExecutorService timers, Executor cancellations, ChangeDispatcher changes, LockObserver observer) {
         this.name = name;
         this.key = lockKey(name);
         this.settings = settings;
@@ -79,6 +83,7 @@ final class GroupMember implements LeadershipGroup {
         this.registry = registry;
         this.admin = admin;
         this.timers = timers;
+        this.cancellations = cancellations;
         this.changes = changes;
         this.observer = observer;
         this.lease = settings.lease();
@@ -289,7 +294,7 @@ final class GroupMember implements LeadershipGroup {
             if (wanted && confirmed && System.nanoTime() - deadline < 0
                     && granted.lock.fencingToken().isPresent()) {
                 Term made = new Term(granted.lock.fencingToken().getAsLong(), granted.lock, deadline,
-                        this::expireSoon);
+                        this::expireSoon, cancellations);
                 elected = made;
                 term = made;
                 current = made;
@@ -385,13 +390,15 @@ final class GroupMember implements LeadershipGroup {
     }
 
     /**
-     * Ends a term: its belief and guarded work first, then the metrics, the change queued, and the release; once
-     * released, contends again (after {@code renew-interval} when it yielded, so another instance wins).
+     * Ends a term: its belief and guarded work first, then the metrics, the change queued, and the release once the
+     * guarded work returned (another instance may be elected at once); once released, contends again (after
+     * {@code renew-interval} when it yielded, so another instance wins).
      *
      * @return completes once the lock is released or its release failed
      */
     private Uni<Void> endTerm(Term ending, LeadershipEnded.Cause cause) {
-        if (!ending.end(cause)) {
+        CompletableFuture<Void> stopped = ending.end(cause);
+        if (stopped == null) {
             return Uni.createFrom().voidItem();
         }
         synchronized (this) {
@@ -406,16 +413,16 @@ final class GroupMember implements LeadershipGroup {
             LOG.warnf("This instance stopped leading group '%s' (term %d): %s", name, ending.token(), cause);
         }
         observer.leadershipEnded(name, ending.token(), cause);
-        changes.dispatch(new LeadershipEnded(name, ending.token(), Instant.now(), cause));
+        changes.dispatch(new LeadershipEnded(name, ending.token(), Instant.now(), cause), stopped);
         CompletableFuture<Void> released = new CompletableFuture<>();
-        releaseQuietly(ending.lock()).subscribe().with(ignored -> {
+        stopped.whenComplete((ignored, failure) -> releaseQuietly(ending.lock()).subscribe().with(done -> {
             released.complete(null);
             if (cause == LeadershipEnded.Cause.YIELDED) {
                 retryLater();
             } else if (cause != LeadershipEnded.Cause.SHUTDOWN) {
                 contend();
             }
-        });
+        }));
         return Uni.createFrom().completionStage(released);
     }
 

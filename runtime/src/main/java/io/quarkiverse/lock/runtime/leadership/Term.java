@@ -1,8 +1,13 @@
 package io.quarkiverse.lock.runtime.leadership;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -18,7 +23,8 @@ import io.quarkiverse.lock.leadership.LeadershipEnded;
  * <p>
  * The belief only moves one way: once anyone finds the deadline passed (a caller of {@link #believed()}, the expiry
  * timer, a renewal answered late), it is over for good, so a renewal confirmed after that never brings it back. Ending
- * the term ({@link #end}) ends the belief first, then cancels the work guarded by it, before anything else is done.
+ * the term ({@link #end}) ends the belief first, then tells the work guarded by it to stop, each on a thread of its own,
+ * so that no cancellation waits for another one, and none holds the thread that ends terms.
  */
 final class Term {
 
@@ -34,14 +40,18 @@ final class Term {
     private final Set<Consumer<LeadershipEnded.Cause>> endListeners = ConcurrentHashMap.newKeySet();
     /** Told once when a caller of {@link #believed()} finds the deadline passed, so the term is ended at once. */
     private final Consumer<Term> onExpiredBelief;
+    /** Runs the cancellations of the guarded work; must not run them on the caller's thread. */
+    private final Executor cancellations;
     /** Whether the last renewal failed (the store failed or did not answer): the cause if the deadline passes. */
     private volatile boolean storeFailing;
 
-    Term(long token, ReactiveDistributedLock lock, long deadlineNanos, Consumer<Term> onExpiredBelief) {
+    Term(long token, ReactiveDistributedLock lock, long deadlineNanos, Consumer<Term> onExpiredBelief,
+            Executor cancellations) {
         this.token = token;
         this.lock = lock;
         this.belief = new AtomicReference<>(new Belief(deadlineNanos));
         this.onExpiredBelief = onExpiredBelief;
+        this.cancellations = cancellations;
     }
 
     long token() {
@@ -110,20 +120,25 @@ final class Term {
     }
 
     /**
-     * Ends the term: the belief first, then the guarded work, each listener told once (a listener that throws is
-     * logged, and the others are told all the same).
+     * Ends the term: the belief first, then each listener told once, on a thread of its own (a listener that throws is
+     * logged).
      *
-     * @return {@code true} if this call ended it; {@code false} if it had ended already
+     * @return completes once every listener returned; {@code null} if the term had ended already
      */
-    boolean end(LeadershipEnded.Cause cause) {
+    CompletableFuture<Void> end(LeadershipEnded.Cause cause) {
         belief.set(OVER);
         if (!endedBy.compareAndSet(null, cause)) {
-            return false;
+            return null;
         }
+        List<CompletableFuture<Void>> told = new ArrayList<>();
         for (Consumer<LeadershipEnded.Cause> listener : endListeners) {
-            tell(listener, cause);
+            try {
+                told.add(CompletableFuture.runAsync(() -> tell(listener, cause), cancellations));
+            } catch (RejectedExecutionException stopped) {
+                tell(listener, cause);
+            }
         }
-        return true;
+        return CompletableFuture.allOf(told.toArray(new CompletableFuture<?>[0]));
     }
 
     /** @return why the term ended, or {@code null} while it lasts */
