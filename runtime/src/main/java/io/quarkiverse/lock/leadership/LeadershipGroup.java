@@ -90,7 +90,8 @@ public interface LeadershipGroup {
      * @param <T> the type of its item
      * @return a {@link Uni} emitting the work's item; it fails with {@link NotLeaderException} if this instance did
      *         not lead at subscription (the work is not subscribed to) or if the term ended before the work emitted
-     *         (the work is cancelled), and with the work's own failure otherwise
+     *         (the work is cancelled, and an item it emits anyway is dropped), and with the work's own failure
+     *         otherwise
      * @throws IllegalArgumentException if {@code work} is {@code null}
      */
     <T> Uni<T> whileLeading(Uni<T> work);
@@ -101,7 +102,8 @@ public interface LeadershipGroup {
      * @param work the stream; subscribed to only on the leader
      * @param <T> the type of its items
      * @return a {@link Multi} emitting the work's items; it fails with {@link NotLeaderException} if this instance did
-     *         not lead at subscription, or when the term ends before the stream completed (the stream is cancelled)
+     *         not lead at subscription, or when the term ends before the stream completed (the stream is cancelled,
+     *         even while it emits at subscription, and no item it emits after the term ended is delivered)
      * @throws IllegalArgumentException if {@code work} is {@code null}
      */
     <T> Multi<T> whileLeadingMany(Multi<T> work);

@@ -102,6 +102,34 @@ class GuardedMethodsTest {
                 .hasMessageContaining("quarkus.lock.leadership.\"elsewhere\".enabled=false");
     }
 
+    /**
+     * The body of a {@code Uni} method runs at subscription, and may outlive the term: here the leader yields while it
+     * runs. Its result is not the leader's: the call fails with {@link NotLeaderException}.
+     */
+    @Test
+    void aUniMethodWhoseBodyOutlivesItsTermFailsWithNotLeader() throws Exception {
+        LeadershipGroup group = leadership.group(GROUP);
+        eventually("elected", group::isLeader);
+        long term = group.term().getAsLong();
+        CountDownLatch started = new CountDownLatch(1);
+        CompletableFuture<Boolean> yielded = CompletableFuture.supplyAsync(() -> {
+            try {
+                assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return group.yieldLeadership().await().atMost(Duration.ofSeconds(5));
+        });
+
+        UniAssertSubscriber<String> outcome = guarded.report(started).subscribe()
+                .withSubscriber(UniAssertSubscriber.create());
+
+        assertThat(yielded.get(5, TimeUnit.SECONDS)).as("the leader yielded while the body ran").isTrue();
+        assertThat(outcome.awaitFailure(Duration.ofSeconds(5)).getFailure())
+                .as("the outcome of the call (item: %s)", outcome.getItem())
+                .satisfies(failure -> assertEndedByYield(failure, term, "Guarded#report"));
+    }
+
     private static void assertEndedByYield(Throwable failure, long term, String what) {
         assertThat(failure).isInstanceOf(NotLeaderException.class).hasMessageContaining(what);
         NotLeaderException ended = (NotLeaderException) failure;
@@ -142,6 +170,14 @@ class GuardedMethodsTest {
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
+        }
+
+        /** Builds a report (blocking work, then its result as a Uni), only on the leader. */
+        @Leading(GROUP)
+        Uni<String> report(CountDownLatch started) {
+            started.countDown();
+            eventually("the term over", () -> !leadership.group(GROUP).isLeader());
+            return Uni.createFrom().item("report built while not leading");
         }
 
         @Leading(GROUP)

@@ -105,13 +105,20 @@ final class Term {
         return belief.compareAndSet(current, new Belief(deadlineNanos));
     }
 
-    /** @return the deadline of the belief, or {@code 0} once it is over */
-    long deadlineNanos() {
-        return belief.get().deadlineNanos;
-    }
-
     void storeFailing(boolean failing) {
         this.storeFailing = failing;
+    }
+
+    /** @return whether the belief is over (its deadline passed), without ending it */
+    boolean deadlinePassed() {
+        Belief current = belief.get();
+        return current == OVER || System.nanoTime() - current.deadlineNanos >= 0;
+    }
+
+    /** @return why the term ended, or why it ends now that its deadline passed; {@code null} while it lasts */
+    LeadershipEnded.Cause overBy() {
+        LeadershipEnded.Cause cause = endedBy.get();
+        return cause != null || !deadlinePassed() ? cause : expiryCause();
     }
 
     /** @return why the term ends when its deadline passed */

@@ -1,16 +1,23 @@
 package io.quarkiverse.lock.runtime.leadership;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
+import io.quarkiverse.lock.leadership.LeadershipEnded;
 import io.quarkiverse.lock.leadership.NotLeaderException;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 
 /**
- * Runs work only while this instance leads a group: checked at subscription, cancelled when the term ends.
+ * Runs work only while this instance leads a group: checked at subscription, cancelled when the term ends. The end of
+ * the term is watched before the work is subscribed to, as work may run at subscription (a supplier, an iterable, the
+ * body of a {@code @Leading} method), and no item produced after the belief ended is delivered.
  */
 final class WhileLeading {
+
+    private static final Cancellable CANCELLED = () -> {
+    };
 
     private WhileLeading() {
     }
@@ -36,15 +43,29 @@ final class WhileLeading {
                 }
                 return;
             }
-            Cancellable running = work.subscribe().with(emitter::complete, emitter::fail);
+            AtomicReference<Cancellable> running = new AtomicReference<>();
             Runnable unwatch = term.whenEnded(cause -> {
-                running.cancel();
+                cancel(running);
                 emitter.fail(new NotLeaderException(group.name(), what, term.token(), cause));
             });
             emitter.onTermination(() -> {
                 unwatch.run();
-                running.cancel();
+                cancel(running);
             });
+            if (term.endedBy() != null) {
+                return;
+            }
+            Cancellable call = work.subscribe().with(item -> {
+                LeadershipEnded.Cause over = term.overBy();
+                if (over == null) {
+                    emitter.complete(item);
+                } else {
+                    emitter.fail(new NotLeaderException(group.name(), what, term.token(), over));
+                }
+            }, emitter::fail);
+            if (!running.compareAndSet(null, call)) {
+                call.cancel();
+            }
         });
     }
 
@@ -62,11 +83,26 @@ final class WhileLeading {
                     new NotLeaderException(group.name(), what, term.token(), cause)));
             Multi<T> ended = Multi.createFrom().completionStage(stop).onItem()
                     .transformToMultiAndConcatenate(ignored -> Multi.createFrom().empty());
-            return Multi.createBy().merging().streams(work.onTermination().invoke(() -> {
+            Multi<T> guarded = work.onItem().invoke(item -> {
+                LeadershipEnded.Cause over = term.overBy();
+                if (over != null) {
+                    throw new NotLeaderException(group.name(), what, term.token(), over);
+                }
+            }).onTermination().invoke(() -> {
                 unwatch.run();
                 stop.complete(null);
-            }), ended);
+            });
+            // The end first: a merge subscribes to its streams in order, and a work emitting at subscription would
+            // keep it from subscribing to the end until the work is done.
+            return Multi.createBy().merging().streams(ended, guarded);
         });
+    }
+
+    private static void cancel(AtomicReference<Cancellable> running) {
+        Cancellable call = running.getAndSet(CANCELLED);
+        if (call != null) {
+            call.cancel();
+        }
     }
 
     private static void requireWork(Object work) {

@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.leadership.LeadershipGroup;
+import io.quarkiverse.lock.leadership.NotLeaderException;
 import io.quarkiverse.lock.runtime.leadership.DefaultLeadership;
 import io.quarkiverse.lock.runtime.leadership.LeadershipSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
@@ -20,6 +24,8 @@ import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.helpers.test.AssertSubscriber;
+import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
 
 /**
  * Leader election on a real redis-server when things go wrong: a store that hangs, dies or is restarted, a connection
@@ -78,6 +84,66 @@ class LeadershipFaultsTest {
         long yStoppedAt = yStopped.get();
         assertThat(yStoppedAt).as("y's work on the first instance still running once another instance leads y "
                 + "(x's work began to stop %d ms before)", (otherLeads - xStopping.get()) / 1_000_000).isNotZero();
+    }
+
+    /**
+     * Work that runs at subscription (a supplier, the body of a {@code @Leading} method returning a {@code Uni}) may
+     * outlive its term: here the store stops answering as it starts, and the term ends while it runs. Its item is
+     * not the leader's: the outcome is a {@link NotLeaderException}.
+     */
+    @Test
+    void aUniWorkRunningAtSubscriptionFailsWithNotLeaderWhenItsTermEndsWhileItRuns() {
+        DefaultLockRegistry registry = redis.registry(redis.store(), Duration.ofSeconds(5));
+        LeadershipGroup group = leadership(registry, "uni").group("uni");
+        group.join();
+        eventually("elected", group::isLeader, Duration.ofSeconds(5));
+        long term = group.term().getAsLong();
+
+        redis.server().pause();
+        UniAssertSubscriber<String> outcome;
+        try {
+            Uni<String> work = Uni.createFrom().item(() -> {
+                eventually("the term over", () -> !group.isLeader(), Duration.ofSeconds(5));
+                Pause.sleep(100);
+                return "computed under term " + term + ", delivered after it ended";
+            });
+            outcome = group.whileLeading(work).subscribe().withSubscriber(UniAssertSubscriber.create());
+        } finally {
+            redis.server().resume();
+        }
+        assertThat(outcome.awaitFailure(Duration.ofSeconds(5)).getFailure())
+                .as("whileLeading's outcome (item: %s)", outcome.getItem()).isInstanceOf(NotLeaderException.class);
+    }
+
+    /**
+     * A work that emits at subscription (an iterable, a stream, a generator) is cancelled when its term ends, at its
+     * next item at the latest: here it would go on producing items for two seconds.
+     */
+    @Test
+    void aMultiWorkEmittingAtSubscriptionIsCancelledWhenItsTermEnds() {
+        DefaultLockRegistry registry = redis.registry(redis.store(), Duration.ofSeconds(5));
+        LeadershipGroup group = leadership(registry, "multi").group("multi");
+        group.join();
+        eventually("elected", group::isLeader, Duration.ofSeconds(5));
+        List<Integer> producedWhileNotLeading = new CopyOnWriteArrayList<>();
+
+        redis.server().pause();
+        AssertSubscriber<Integer> outcome;
+        try {
+            Multi<Integer> work = Multi.createFrom().items(() -> Stream.iterate(0, i -> i < 40, i -> i + 1).peek(i -> {
+                Pause.sleep(50); // a blocking read of the next order, say
+                if (!group.isLeader()) {
+                    producedWhileNotLeading.add(i);
+                }
+            }));
+            outcome = group.whileLeadingMany(work).subscribe().withSubscriber(AssertSubscriber.create(Long.MAX_VALUE));
+        } finally {
+            redis.server().resume();
+        }
+        outcome.awaitFailure(Duration.ofSeconds(5));
+        assertThat(outcome.getFailure()).isInstanceOf(NotLeaderException.class);
+        assertThat(producedWhileNotLeading).as("items the guarded work produced after its term ended (of %d)",
+                outcome.getItems().size()).hasSizeLessThanOrEqualTo(1);
     }
 
     private DefaultLeadership leadership(DefaultLockRegistry registry, String group, LeadershipSettings settings) {
