@@ -295,6 +295,8 @@ final class GroupMember implements LeadershipGroup {
                     && granted.lock.fencingToken().isPresent()) {
                 Term made = new Term(granted.lock.fencingToken().getAsLong(), granted.lock, deadline,
                         this::expireSoon, cancellations);
+                // Queued before anyone can see the term, so before its end, which only a caller that saw it queues.
+                changes.dispatch(new LeaderElected(name, made.token(), made.electedAt()));
                 elected = made;
                 term = made;
                 current = made;
@@ -308,7 +310,6 @@ final class GroupMember implements LeadershipGroup {
             return;
         }
         observer.elected(name, elected.token());
-        changes.dispatch(new LeaderElected(name, elected.token(), elected.electedAt()));
     }
 
     private void attemptFailed(Attempt failed, Throwable failure, String what) {
@@ -408,12 +409,13 @@ final class GroupMember implements LeadershipGroup {
                 cancel(renewal);
                 cancel(expiry);
             }
+            // Queued before the next term can begin: it is contended for only once no term is held.
+            changes.dispatch(new LeadershipEnded(name, ending.token(), Instant.now(), cause), stopped);
         }
+        observer.leadershipEnded(name, ending.token(), cause);
         if (cause == LeadershipEnded.Cause.LEASE_LOST || cause == LeadershipEnded.Cause.STORE_UNREACHABLE) {
             LOG.warnf("This instance stopped leading group '%s' (term %d): %s", name, ending.token(), cause);
         }
-        observer.leadershipEnded(name, ending.token(), cause);
-        changes.dispatch(new LeadershipEnded(name, ending.token(), Instant.now(), cause), stopped);
         CompletableFuture<Void> released = new CompletableFuture<>();
         stopped.whenComplete((ignored, failure) -> releaseQuietly(ending.lock()).subscribe().with(done -> {
             released.complete(null);

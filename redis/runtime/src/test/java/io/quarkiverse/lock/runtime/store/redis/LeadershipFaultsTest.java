@@ -1,9 +1,11 @@
 package io.quarkiverse.lock.runtime.store.redis;
 
+import static io.quarkiverse.lock.runtime.registry.RegistryFixture.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -14,6 +16,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.lock.leadership.LeaderElected;
+import io.quarkiverse.lock.leadership.LeadershipChange;
 import io.quarkiverse.lock.leadership.LeadershipGroup;
 import io.quarkiverse.lock.leadership.NotLeaderException;
 import io.quarkiverse.lock.runtime.leadership.DefaultLeadership;
@@ -146,6 +150,37 @@ class LeadershipFaultsTest {
                 outcome.getItems().size()).hasSizeLessThanOrEqualTo(1);
     }
 
+    /**
+     * The changes of a group come in the order of its terms: a term's election before its end, even when the term ends
+     * as soon as it is visible. One instance yields as soon as it is elected, over and over, for up to 2 s.
+     */
+    @Test
+    void theEndOfATermIsNeverDeliveredBeforeItsElection() {
+        DefaultLockRegistry registry = redis.registry(redis.store(), Duration.ofSeconds(5));
+        LeadershipGroup group = leadership(registry, "order",
+                new LeadershipSettings(LEASE, Duration.ofMillis(5), MARGIN)).group("order");
+        List<LeadershipChange> changes = new CopyOnWriteArrayList<>();
+        group.changes().subscribe().with(changes::add);
+        group.join();
+        int terms = 0;
+        long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        while (System.nanoTime() - until < 0 && firstInversion(changes) == null) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (!group.isLeader()) {
+                if (System.nanoTime() - deadline > 0) {
+                    fail("not elected again within 5 s");
+                }
+                Thread.onSpinWait();
+            }
+            await(group.yieldLeadership());
+            terms++;
+        }
+        int yielded = terms;
+        eventually("every change delivered", () -> changes.size() >= 2 * yielded - 1, Duration.ofSeconds(5));
+        assertThat(firstInversion(changes)).as("a term's end delivered before its election, of %d terms", terms)
+                .isNull();
+    }
+
     private DefaultLeadership leadership(DefaultLockRegistry registry, String group, LeadershipSettings settings) {
         return leadership(registry, Map.of(group, settings));
     }
@@ -158,6 +193,20 @@ class LeadershipFaultsTest {
         return redis.closeAfterEach(new DefaultLeadership(registry, new StoreLockAdmin(registry), groups,
                 groups.keySet(), change -> {
                 }, registry.observer()));
+    }
+
+    /** @return the first end of a term that came on the stream before its election, or null */
+    private static String firstInversion(List<LeadershipChange> changes) {
+        List<Long> elected = new ArrayList<>();
+        for (int i = 0; i < changes.size(); i++) {
+            LeadershipChange change = changes.get(i);
+            if (change instanceof LeaderElected) {
+                elected.add(change.term());
+            } else if (!elected.contains(change.term())) {
+                return change + " at " + i + ", before " + changes.subList(i, Math.min(i + 2, changes.size()));
+            }
+        }
+        return null;
     }
 
     static void eventually(String what, BooleanSupplier condition, Duration within) {
