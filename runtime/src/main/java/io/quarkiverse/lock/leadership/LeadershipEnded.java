@@ -21,11 +21,13 @@ public record LeadershipEnded(String group, long term, Instant at, Cause cause) 
         YIELDED,
         /**
          * The lease could not be counted on any longer while the store answered: it said the lock is no longer this
-         * instance's (deleted, or its lease ran out), or no renewal was confirmed in time (the JVM paused, renewals came
-         * late).
+         * instance's (deleted, or its lease ran out), or no renewal was sent in time (the JVM paused).
          */
         LEASE_LOST,
-        /** No renewal was confirmed in time because the store failed or did not answer. */
+        /**
+         * No renewal was confirmed in time because the store failed, or had not answered the renewal on its way when
+         * the belief's deadline passed (a hung store, a dead connection, replies slower than the lease allows).
+         */
         STORE_UNREACHABLE,
         /** The application is stopping; the lock was released so that another instance is elected at once. */
         SHUTDOWN

@@ -340,6 +340,7 @@ final class GroupMember implements LeadershipGroup {
             }
         }
         long sentNanos = System.nanoTime();
+        leading.renewalSent();
         leading.lock().extend(lease).subscribe().with(renewed -> renewed(leading, sentNanos, renewed),
                 failure -> renewalFailed(leading, sentNanos, failure));
     }
@@ -351,10 +352,11 @@ final class GroupMember implements LeadershipGroup {
         }
         long deadline = sentNanos + settings.believedNanos();
         if (!leading.extendTo(deadline)) {
+            // Answered after the deadline: the store did not answer in time.
             endTerm(leading, leading.expiryCause());
             return;
         }
-        leading.storeFailing(false);
+        leading.renewalAnswered(false);
         synchronized (this) {
             if (term != leading) {
                 return;
@@ -368,7 +370,7 @@ final class GroupMember implements LeadershipGroup {
     private void renewalFailed(Term leading, long sentNanos, Throwable failure) {
         LOG.debugf("Could not renew term %d of leadership group '%s': %s", leading.token(), name,
                 failure.getMessage());
-        leading.storeFailing(true);
+        leading.renewalAnswered(true);
         synchronized (this) {
             if (term != leading) {
                 return;

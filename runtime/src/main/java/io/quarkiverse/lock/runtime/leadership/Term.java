@@ -44,6 +44,8 @@ final class Term {
     private final Executor cancellations;
     /** Whether the last renewal failed (the store failed or did not answer): the cause if the deadline passes. */
     private volatile boolean storeFailing;
+    /** Whether a renewal is on its way: also the cause if the deadline passes. */
+    private volatile boolean renewing;
 
     Term(long token, ReactiveDistributedLock lock, long deadlineNanos, Consumer<Term> onExpiredBelief,
             Executor cancellations) {
@@ -105,8 +107,15 @@ final class Term {
         return belief.compareAndSet(current, new Belief(deadlineNanos));
     }
 
-    void storeFailing(boolean failing) {
-        this.storeFailing = failing;
+    /** A renewal is on its way. */
+    void renewalSent() {
+        renewing = true;
+    }
+
+    /** The renewal on its way was answered, or failed. */
+    void renewalAnswered(boolean failed) {
+        storeFailing = failed;
+        renewing = false;
     }
 
     /** @return whether the belief is over (its deadline passed), without ending it */
@@ -121,9 +130,13 @@ final class Term {
         return cause != null || !deadlinePassed() ? cause : expiryCause();
     }
 
-    /** @return why the term ends when its deadline passed */
+    /**
+     * @return why the term ends when its deadline passed: the store is unreachable if the last renewal failed or is
+     *         still unanswered (a hung store answers nothing until the operation timeout, after the deadline); the
+     *         lease is lost if no renewal was sent in time (a paused JVM)
+     */
     LeadershipEnded.Cause expiryCause() {
-        return storeFailing ? LeadershipEnded.Cause.STORE_UNREACHABLE : LeadershipEnded.Cause.LEASE_LOST;
+        return storeFailing || renewing ? LeadershipEnded.Cause.STORE_UNREACHABLE : LeadershipEnded.Cause.LEASE_LOST;
     }
 
     /**

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.lock.leadership.LeaderElected;
 import io.quarkiverse.lock.leadership.LeadershipChange;
+import io.quarkiverse.lock.leadership.LeadershipEnded;
 import io.quarkiverse.lock.leadership.LeadershipGroup;
 import io.quarkiverse.lock.leadership.NotLeaderException;
 import io.quarkiverse.lock.runtime.leadership.DefaultLeadership;
@@ -193,6 +194,41 @@ class LeadershipFaultsTest {
         return redis.closeAfterEach(new DefaultLeadership(registry, new StoreLockAdmin(registry), groups,
                 groups.keySet(), change -> {
                 }, registry.observer()));
+    }
+
+    /**
+     * A store that hangs (SIGSTOP) answers nothing: the renewal on its way would fail only at the operation timeout
+     * (5 s), after the term's deadline. The term ends as the store being unreachable, not as a lost lease; once the
+     * store answers again, the instance leads again within lease + renew interval, in a higher term.
+     */
+    @Test
+    void aLeaderCutOffByAHungStoreIsToldTheStoreIsUnreachable() {
+        DefaultLockRegistry registry = redis.registry(redis.store(), Duration.ofSeconds(5));
+        LeadershipGroup group = leadership(registry, "hung").group("hung");
+        List<LeadershipChange> changes = new CopyOnWriteArrayList<>();
+        group.changes().subscribe().with(changes::add);
+        group.join();
+        eventually("elected", group::isLeader, Duration.ofSeconds(5));
+        long term = group.term().getAsLong();
+
+        redis.server().pause();
+        long resumed;
+        try {
+            eventually("the belief over", () -> !group.isLeader(), LEASE.minus(MARGIN).plusMillis(100));
+            Pause.sleep(1_000);
+        } finally {
+            redis.server().resume();
+            resumed = System.nanoTime();
+        }
+        eventually("elected again once the store answers", group::isLeader, LEASE.plus(RENEW).plusSeconds(5));
+        long reelected = millisSince(resumed);
+        assertThat(group.term().getAsLong()).isGreaterThan(term);
+        assertThat(changes).as("why the term ended (changes: %s)", changes).filteredOn(LeadershipEnded.class::isInstance)
+                .first()
+                .extracting(change -> ((LeadershipEnded) change).cause())
+                .isEqualTo(LeadershipEnded.Cause.STORE_UNREACHABLE);
+        assertThat(Duration.ofMillis(reelected)).as("elected again after the store answered")
+                .isLessThanOrEqualTo(LEASE.plus(RENEW));
     }
 
     /** @return the first end of a term that came on the stream before its election, or null */
