@@ -24,6 +24,7 @@ import io.quarkiverse.lock.leadership.Leadership;
 import io.quarkiverse.lock.leadership.LeadershipChange;
 import io.quarkiverse.lock.leadership.LeadershipGroup;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
+import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
@@ -54,7 +55,7 @@ public final class DefaultLeadership implements Leadership, AutoCloseable {
      * @param sink told of every change first, on a delivery thread (the CDI events); may throw
      * @param observer told of elections and ended terms (metrics)
      */
-    public DefaultLeadership(LockRegistry registry, LockAdmin admin, Map<String, LeadershipSettings> declared,
+    public DefaultLeadership(DefaultLockRegistry registry, LockAdmin admin, Map<String, LeadershipSettings> declared,
             Collection<String> enabled, Consumer<LeadershipChange> sink, LockObserver observer) {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, threads("quarkus-lock-leadership"));
         scheduler.setRemoveOnCancelPolicy(true);
@@ -69,7 +70,7 @@ public final class DefaultLeadership implements Leadership, AutoCloseable {
                 all.dispatch(change);
             });
             groups.put(name, new GroupMember(name, group.getValue().checkedFor(name), enabled.contains(name), registry,
-                    admin, timers, callbacks, changes, observer));
+                    registry.store(), admin, timers, callbacks, changes, observer));
         }
     }
 

@@ -23,6 +23,7 @@ import io.quarkiverse.lock.leadership.LeadershipChange;
 import io.quarkiverse.lock.leadership.LeadershipEnded;
 import io.quarkiverse.lock.leadership.LeadershipGroup;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
+import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
@@ -52,6 +53,8 @@ final class GroupMember implements LeadershipGroup {
     private final LeadershipSettings settings;
     private final boolean enabled;
     private final LockRegistry registry;
+    /** The store behind the registry, told when a renewal got no answer by the deadline. */
+    private final LockStore store;
     private final LockAdmin admin;
     private final ScheduledExecutorService timers;
     private final Executor cancellations;
@@ -74,13 +77,15 @@ final class GroupMember implements LeadershipGroup {
     /** The current term, for the lock-free reads of {@link #isLeader()}. */
     private volatile Term current;
 
-    GroupMember(String name, LeadershipSettings settings, boolean enabled, LockRegistry registry, LockAdmin admin,
-            ScheduledExecutorService timers, Executor cancellations, ChangeDispatcher changes, LockObserver observer) {
+    GroupMember(String name, LeadershipSettings settings, boolean enabled, LockRegistry registry, LockStore store,
+            LockAdmin admin, ScheduledExecutorService timers, Executor cancellations, ChangeDispatcher changes,
+            LockObserver observer) {
         this.name = name;
         this.key = lockKey(name);
         this.settings = settings;
         this.enabled = enabled;
         this.registry = registry;
+        this.store = store;
         this.admin = admin;
         this.timers = timers;
         this.cancellations = cancellations;
@@ -340,7 +345,7 @@ final class GroupMember implements LeadershipGroup {
             }
         }
         long sentNanos = System.nanoTime();
-        leading.renewalSent();
+        leading.renewalSent(sentNanos);
         leading.lock().extend(lease).subscribe().with(renewed -> renewed(leading, sentNanos, renewed),
                 failure -> renewalFailed(leading, sentNanos, failure));
     }
@@ -380,6 +385,12 @@ final class GroupMember implements LeadershipGroup {
     }
 
     private void expire(Term leading) {
+        long unanswered = leading.renewalUnansweredNanos();
+        if (unanswered >= 0 && leading.endedBy() == null) {
+            // A connection that swallows traffic fails only at the operation timeout: the store replaces it now if it
+            // answered nothing for that long, so the release and the next election do not wait for the timeout.
+            store.noAnswer(Duration.ofNanos(unanswered));
+        }
         endTerm(leading, leading.expiryCause());
     }
 
@@ -394,8 +405,9 @@ final class GroupMember implements LeadershipGroup {
 
     /**
      * Ends a term: its belief and guarded work first, then the metrics, the change queued, and the release once the
-     * guarded work returned (another instance may be elected at once); once released, contends again (after
-     * {@code renew-interval} when it yielded, so another instance wins).
+     * guarded work returned (another instance may be elected at once). Contends again at once, with a new
+     * acquisition, unless it yielded (then {@code renew-interval} after the release, so another instance wins) or is
+     * stopping: the release does not hold up the next election (it may wait for the operation timeout).
      *
      * @return completes once the lock is released or its release failed
      */
@@ -423,10 +435,11 @@ final class GroupMember implements LeadershipGroup {
             released.complete(null);
             if (cause == LeadershipEnded.Cause.YIELDED) {
                 retryLater();
-            } else if (cause != LeadershipEnded.Cause.SHUTDOWN) {
-                contend();
             }
         }));
+        if (cause != LeadershipEnded.Cause.YIELDED && cause != LeadershipEnded.Cause.SHUTDOWN) {
+            contend();
+        }
         return Uni.createFrom().completionStage(released);
     }
 

@@ -44,8 +44,9 @@ final class Term {
     private final Executor cancellations;
     /** Whether the last renewal failed (the store failed or did not answer): the cause if the deadline passes. */
     private volatile boolean storeFailing;
-    /** Whether a renewal is on its way: also the cause if the deadline passes. */
+    /** Whether a renewal is on its way, sent at {@link #renewalSentNanos}: also the cause if the deadline passes. */
     private volatile boolean renewing;
+    private volatile long renewalSentNanos;
 
     Term(long token, ReactiveDistributedLock lock, long deadlineNanos, Consumer<Term> onExpiredBelief,
             Executor cancellations) {
@@ -108,7 +109,8 @@ final class Term {
     }
 
     /** A renewal is on its way. */
-    void renewalSent() {
+    void renewalSent(long sentNanos) {
+        renewalSentNanos = sentNanos;
         renewing = true;
     }
 
@@ -128,6 +130,11 @@ final class Term {
     LeadershipEnded.Cause overBy() {
         LeadershipEnded.Cause cause = endedBy.get();
         return cause != null || !deadlinePassed() ? cause : expiryCause();
+    }
+
+    /** @return how long ago the renewal on its way was sent, in nanoseconds, or {@code -1} if none is */
+    long renewalUnansweredNanos() {
+        return renewing ? System.nanoTime() - renewalSentNanos : -1;
     }
 
     /**

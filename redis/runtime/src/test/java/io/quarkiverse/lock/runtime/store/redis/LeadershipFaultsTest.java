@@ -26,6 +26,7 @@ import io.quarkiverse.lock.runtime.leadership.LeadershipSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.registry.StoreLockAdmin;
 import io.quarkiverse.lock.testsupport.Pause;
+import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.AssertSubscriber;
@@ -225,6 +226,31 @@ class LeadershipFaultsTest {
                 .isEqualTo(LeadershipEnded.Cause.STORE_UNREACHABLE);
         assertThat(Duration.ofMillis(reelected)).as("elected again after the store answered")
                 .isLessThanOrEqualTo(LEASE.plus(RENEW));
+    }
+
+    /**
+     * The leader's connection dies silently (a NAT or firewall drops its state; new connections get through): the
+     * renewal on its way, and the release of the term, would fail only at the operation timeout (5 s). The store is
+     * reachable all along, so the instance leads again within lease + renew interval, on a new connection.
+     */
+    @Test
+    void aLeaderWhoseConnectionDiesLeadsAgainWithinLeasePlusRenewIntervalOnANewOne() {
+        FaultProxy proxy = redis.faultProxy();
+        DefaultLockRegistry registry = redis.registry(redis.store(proxy.redisUri()), Duration.ofSeconds(5));
+        LeadershipGroup group = leadership(registry, "dead").group("dead");
+        group.join();
+        eventually("elected", group::isLeader, Duration.ofSeconds(5));
+        long term = group.term().getAsLong();
+
+        proxy.swallow(true);
+        long swallowed = System.nanoTime();
+        eventually("the belief over", () -> !group.isLeader(), LEASE.minus(MARGIN).plusMillis(100));
+        long ended = millisSince(swallowed);
+        eventually("elected again", group::isLeader, Duration.ofSeconds(10));
+        long again = millisSince(swallowed);
+        assertThat(group.term().getAsLong()).isGreaterThan(term);
+        assertThat(Duration.ofMillis(again)).as("a leader again after the connection died (its term ended after %d ms)",
+                ended).isLessThanOrEqualTo(LEASE.plus(RENEW));
     }
 
     /** @return the first end of a term that came on the stream before its election, or null */
