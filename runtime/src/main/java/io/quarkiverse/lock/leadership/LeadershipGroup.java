@@ -37,8 +37,9 @@ public interface LeadershipGroup {
      * Stops taking part: ends this instance's term if it leads (cause {@link LeadershipEnded.Cause#YIELDED}), and
      * stops trying to become leader. Leaving a group not joined does nothing.
      *
-     * @return a {@link Uni} completing once the lock is released (another instance may then be elected at once); it
-     *         completes also when the release failed (the lease then frees the lock)
+     * @return a {@link Uni} completing once the lock is released, also when an election was under way (another
+     *         instance may then be elected at once); it completes also when the release failed (the lease then frees
+     *         the lock)
      */
     Uni<Void> leave();
 

@@ -133,22 +133,7 @@ final class GroupMember implements LeadershipGroup {
 
     @Override
     public Uni<Void> leave() {
-        Term ending;
-        Attempt abandoned;
-        synchronized (this) {
-            joined = false;
-            abandoned = attempt;
-            attempt = null;
-            ending = term;
-            cancel(retry);
-        }
-        if (abandoned != null) {
-            abandoned.cancel();
-        }
-        if (ending == null) {
-            return Uni.createFrom().voidItem();
-        }
-        return endTerm(ending, LeadershipEnded.Cause.YIELDED);
+        return stop(false);
     }
 
     @Override
@@ -230,10 +215,20 @@ final class GroupMember implements LeadershipGroup {
      * @return completes once the lock is released (or its release failed)
      */
     Uni<Void> close() {
+        return stop(true);
+    }
+
+    /**
+     * Stops contending, and ends the term if there is one.
+     *
+     * @return completes once whatever this instance may hold is released: the term's lock, and an attempt's (granted
+     *         but not confirmed yet, say)
+     */
+    private Uni<Void> stop(boolean closing) {
         Term ending;
         Attempt abandoned;
         synchronized (this) {
-            closed = true;
+            closed |= closing;
             joined = false;
             abandoned = attempt;
             attempt = null;
@@ -242,12 +237,14 @@ final class GroupMember implements LeadershipGroup {
         }
         Uni<Void> released = Uni.createFrom().voidItem();
         if (abandoned != null) {
-            // A grant that reached the attempt before its cancellation is released here, before the store closes.
+            // A grant that reached the attempt before its cancellation (its confirming renewal on its way) is released
+            // here, now, whether or not the caller subscribes.
             abandoned.cancel();
-            released = releaseQuietly(abandoned.lock);
+            released = Uni.createFrom().completionStage(
+                    releaseQuietly(abandoned.lock).subscribeAsCompletionStage());
         }
         Uni<Void> ended = ending == null ? Uni.createFrom().voidItem()
-                : endTerm(ending, LeadershipEnded.Cause.SHUTDOWN);
+                : endTerm(ending, closing ? LeadershipEnded.Cause.SHUTDOWN : LeadershipEnded.Cause.YIELDED);
         return Uni.join().all(released, ended).andCollectFailures().replaceWithVoid();
     }
 

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -26,6 +27,7 @@ import io.quarkiverse.lock.runtime.leadership.LeadershipSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.registry.StoreLockAdmin;
 import io.quarkiverse.lock.testsupport.Pause;
+import io.quarkiverse.lock.testsupport.proxy.Fault;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -253,6 +255,49 @@ class LeadershipFaultsTest {
                 ended).isLessThanOrEqualTo(LEASE.plus(RENEW));
     }
 
+    /**
+     * Leaving while the election's confirming renewal is on its way (the store granted the lock; its replies are slow
+     * here, 400 ms): {@code leave()} completes only once the lock is free, so another instance can be elected at once.
+     */
+    @Test
+    void leavingDuringTheConfirmingRenewalCompletesOnlyOnceTheLockIsFree() {
+        FaultProxy proxy = redis.faultProxy();
+        DefaultLockRegistry registry = redis.registry(redis.store(proxy.redisUri()), Duration.ofSeconds(5));
+        DefaultLockRegistry other = redis.registry(redis.store(), Duration.ofSeconds(5));
+        LeadershipGroup group = leadership(registry, "confirm",
+                new LeadershipSettings(Duration.ofSeconds(3), RENEW, MARGIN)).group("confirm");
+        AtomicBoolean confirming = slowConfirmingRenewal(proxy);
+        group.join();
+        eventually("the confirming renewal on its way", confirming::get, Duration.ofSeconds(5));
+        assertThat(group.isLeader()).as("not elected yet").isFalse();
+
+        await(group.leave());
+
+        assertThat(await(other.obtain("leadership:confirm").acquireOnce())).as("the lock free once leave() completed")
+                .isTrue();
+    }
+
+    /**
+     * The application stops ({@code DefaultLeadership.close()}) while the confirming renewal is on its way: the lock
+     * is free once close() returned, so another instance is elected at once.
+     */
+    @Test
+    void closingDuringTheConfirmingRenewalLeavesTheLockFree() {
+        FaultProxy proxy = redis.faultProxy();
+        DefaultLockRegistry registry = redis.registry(redis.store(proxy.redisUri()), Duration.ofSeconds(5));
+        DefaultLockRegistry other = redis.registry(redis.store(), Duration.ofSeconds(5));
+        DefaultLeadership leadership = leadership(registry, "closing",
+                new LeadershipSettings(Duration.ofSeconds(3), RENEW, MARGIN));
+        AtomicBoolean confirming = slowConfirmingRenewal(proxy);
+        leadership.group("closing").join();
+        eventually("the confirming renewal on its way", confirming::get, Duration.ofSeconds(5));
+
+        leadership.close();
+
+        assertThat(await(other.obtain("leadership:closing").acquireOnce())).as("the lock free once close() returned")
+                .isTrue();
+    }
+
     /** @return the first end of a term that came on the stream before its election, or null */
     private static String firstInversion(List<LeadershipChange> changes) {
         List<Long> elected = new ArrayList<>();
@@ -265,6 +310,25 @@ class LeadershipFaultsTest {
             }
         }
         return null;
+    }
+
+    /**
+     * Delays by 400 ms the replies to renewals (the only script on one key), and so every reply after them on the
+     * connection.
+     *
+     * @return set once the first renewal, the election's confirming one, reached Redis: the grant had reached the
+     *         instance before
+     */
+    private static AtomicBoolean slowConfirmingRenewal(FaultProxy proxy) {
+        AtomicBoolean confirming = new AtomicBoolean();
+        proxy.rule(exchange -> {
+            if (exchange.request() != null && exchange.request().matches("(?i)eval(sha)? \\S+ 1 .*")) {
+                confirming.set(true);
+                return Fault.delay(Duration.ofMillis(400));
+            }
+            return Fault.pass();
+        });
+        return confirming;
     }
 
     static void eventually(String what, BooleanSupplier condition, Duration within) {
