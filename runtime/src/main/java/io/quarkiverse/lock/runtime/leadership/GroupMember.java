@@ -382,6 +382,10 @@ final class GroupMember implements LeadershipGroup {
     }
 
     private void expire(Term leading) {
+        if (!leading.deadlinePassed()) {
+            // A renewal confirmed just before this timer fired moved the deadline; the timer it set ends the term.
+            return;
+        }
         long unanswered = leading.renewalUnansweredNanos();
         if (unanswered >= 0 && leading.endedBy() == null) {
             // A connection that swallows traffic fails only at the operation timeout: the store replaces it now if it
