@@ -8,9 +8,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
@@ -27,6 +31,7 @@ import io.quarkiverse.lock.runtime.leadership.LeadershipSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.registry.StoreLockAdmin;
 import io.quarkiverse.lock.testsupport.Pause;
+import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkiverse.lock.testsupport.proxy.Fault;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
 import io.smallrye.mutiny.Multi;
@@ -298,6 +303,161 @@ class LeadershipFaultsTest {
                 .isTrue();
     }
 
+    /**
+     * The store is killed under the leader and started again, empty, on the same port: the term ends with
+     * STORE_UNREACHABLE, and the instance leads again, in a higher term, within lease + renew interval of the store's
+     * return.
+     */
+    @Test
+    void aLeaderWhoseStoreIsKilledAndRestartedEmptyLeadsAgainInAHigherTerm() {
+        DefaultLockRegistry registry = redis.registry(redis.store(), Duration.ofSeconds(5));
+        LeadershipGroup group = leadership(registry, "killed").group("killed");
+        List<LeadershipChange> changes = new CopyOnWriteArrayList<>();
+        group.changes().subscribe().with(changes::add);
+        group.join();
+        eventually("elected", group::isLeader, Duration.ofSeconds(5));
+        long term = group.term().getAsLong();
+
+        redis.server().kill();
+        eventually("the belief over", () -> !group.isLeader(), LEASE.minus(MARGIN).plusMillis(100));
+        Pause.sleep(1_000);
+        RedisServer restarted = redis.closeAfterEach(RedisServer.start(redis.server().port()));
+        long back = System.nanoTime();
+        eventually("elected again", group::isLeader, Duration.ofSeconds(10));
+        long again = millisSince(back);
+        assertThat(restarted.isRunning()).isTrue();
+        assertThat(group.term().getAsLong()).isGreaterThan(term);
+        assertThat(changes).as("why the term ended (changes: %s)", changes).filteredOn(LeadershipEnded.class::isInstance)
+                .first().extracting(change -> ((LeadershipEnded) change).cause())
+                .isEqualTo(LeadershipEnded.Cause.STORE_UNREACHABLE);
+        assertThat(Duration.ofMillis(again)).as("elected again after the store came back")
+                .isLessThanOrEqualTo(LEASE.plus(RENEW));
+    }
+
+    /**
+     * Joining and leaving quickly, at random points of the election (acquisition, confirming renewal, term), on one
+     * instance while another stays joined, for 4 s: never two beliefs at once; once the first left for good, the second
+     * leads within lease + renew interval, and once both left the lock is free (nothing stranded).
+     */
+    @Test
+    void joiningAndLeavingQuicklyLeavesNothingHeldAndNeverTwoLeaders() {
+        DefaultLockRegistry first = redis.registry(redis.store(), Duration.ofSeconds(5));
+        DefaultLockRegistry second = redis.registry(redis.store(), Duration.ofSeconds(5));
+        LeadershipSettings settings = new LeadershipSettings(LEASE, Duration.ofMillis(20), MARGIN);
+        LeadershipGroup a = leadership(first, "churn", settings).group("churn");
+        LeadershipGroup b = leadership(second, "churn", settings).group("churn");
+        b.join();
+        Random random = new Random(30);
+        long until = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+        int cycles = 0;
+        while (System.nanoTime() - until < 0) {
+            a.join();
+            long stop = System.nanoTime() + random.nextInt(15_000_000);
+            while (System.nanoTime() - stop < 0) {
+                assertNotBoth(List.of(a, b));
+            }
+            if (random.nextBoolean()) {
+                await(a.yieldLeadership());
+            }
+            await(a.leave());
+            assertThat(a.isLeader()).as("leading after leave(), cycle %d", cycles).isFalse();
+            cycles++;
+        }
+        eventually("b leads alone, after " + cycles + " cycles of a", b::isLeader, LEASE.plus(RENEW).plusMillis(200));
+        await(b.leave());
+        assertThat(await(first.obtain("leadership:churn").acquireOnce())).as("the lock free once everybody left")
+                .isTrue();
+    }
+
+    /**
+     * Chaos on three instances, each through a fault proxy of its own, for 10 s: random yields, replies delayed around
+     * the lease, dead and cut connections, and pauses of Redis. A thread watches all along that no two instances
+     * believe they lead at once, and that terms, as first seen, strictly increase; once the faults are over, there is
+     * a leader again.
+     */
+    @Test
+    void chaosNeverMakesTwoLeadersNorLowerTerms() throws Exception {
+        List<FaultProxy> proxies = new ArrayList<>();
+        List<LeadershipGroup> members = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            FaultProxy proxy = redis.faultProxy();
+            proxies.add(proxy);
+            DefaultLockRegistry registry = redis.registry(redis.store(proxy.redisUri()), Duration.ofSeconds(1));
+            LeadershipGroup member = leadership(registry, "chaos").group("chaos");
+            member.join();
+            members.add(member);
+        }
+        AtomicReference<String> violation = new AtomicReference<>();
+        AtomicBoolean watching = new AtomicBoolean(true);
+        AtomicInteger termsSeen = new AtomicInteger();
+        Thread watcher = new Thread(() -> {
+            long highest = 0;
+            while (watching.get() && violation.get() == null) {
+                try {
+                    assertNotBoth(members);
+                } catch (AssertionError e) {
+                    violation.compareAndSet(null, e.getMessage());
+                }
+                for (int i = 0; i < members.size(); i++) {
+                    OptionalLong term = members.get(i).term();
+                    if (term.isPresent() && term.getAsLong() != highest) {
+                        if (term.getAsLong() < highest) {
+                            violation.compareAndSet(null, "term " + term.getAsLong() + " of instance " + i
+                                    + " seen after term " + highest);
+                        } else {
+                            highest = term.getAsLong();
+                            termsSeen.incrementAndGet();
+                        }
+                    }
+                }
+                Thread.onSpinWait();
+            }
+        }, "overlap-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+        Random random = new Random(Long.getLong("chaos.seed", 3030));
+        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        try {
+            while (System.nanoTime() - until < 0 && violation.get() == null) {
+                FaultProxy proxy = proxies.get(random.nextInt(3));
+                switch (random.nextInt(6)) {
+                    case 0 -> members.forEach(member -> member.yieldLeadership().subscribe().with(ignored -> {
+                    }, ignored -> {
+                    }));
+                    case 1 -> {
+                        int millis = 300 + random.nextInt(600);
+                        proxy.rule(exchange -> Fault.delay(Duration.ofMillis(millis)));
+                        Pause.sleep(1_500);
+                        proxy.clearRules();
+                    }
+                    case 2 -> {
+                        proxy.swallow(true);
+                        Pause.sleep(random.nextInt(1_500));
+                        proxy.swallow(false);
+                    }
+                    case 3 -> proxy.cutAll();
+                    case 4 -> {
+                        redis.server().pause();
+                        try {
+                            Pause.sleep(200 + random.nextInt(1_300));
+                        } finally {
+                            redis.server().resume();
+                        }
+                    }
+                    default -> Pause.sleep(random.nextInt(500));
+                }
+                Pause.sleep(random.nextInt(300));
+            }
+        } finally {
+            watching.set(false);
+            watcher.join(5_000);
+            proxies.forEach(FaultProxy::clearRules);
+        }
+        assertThat(violation.get()).as("after %d terms", termsSeen.get()).isNull();
+        eventually("a leader once the faults are over", () -> members.stream().anyMatch(LeadershipGroup::isLeader),
+                Duration.ofSeconds(10));
+    }
+
     /** @return the first end of a term that came on the stream before its election, or null */
     private static String firstInversion(List<LeadershipChange> changes) {
         List<Long> elected = new ArrayList<>();
@@ -329,6 +489,27 @@ class LeadershipFaultsTest {
             return Fault.pass();
         });
         return confirming;
+    }
+
+    /**
+     * Fails if two instances believe they lead at once: instance i reads its term, j reads its own, i reads its term
+     * again; the same term of i both times means i believed throughout, so j must not have believed meanwhile.
+     */
+    private static void assertNotBoth(List<LeadershipGroup> members) {
+        for (int i = 0; i < members.size(); i++) {
+            for (int j = 0; j < members.size(); j++) {
+                if (i == j) {
+                    continue;
+                }
+                OptionalLong before = members.get(i).term();
+                OptionalLong other = members.get(j).term();
+                OptionalLong after = members.get(i).term();
+                if (before.isPresent() && before.equals(after) && other.isPresent()) {
+                    fail("instances " + i + " (term " + before.getAsLong() + ") and " + j + " (term "
+                            + other.getAsLong() + ") both believe they lead");
+                }
+            }
+        }
     }
 
     static void eventually(String what, BooleanSupplier condition, Duration within) {
