@@ -1,5 +1,8 @@
 package io.quarkiverse.lock.deployment;
 
+import java.util.Map;
+
+import io.quarkus.runtime.annotations.ConfigGroup;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
@@ -53,4 +56,27 @@ public interface LockBuildTimeConfig {
     @WithName("rest.exception-mappers.enabled")
     @WithDefault("true")
     boolean restExceptionMappersEnabled();
+
+    /**
+     * The leadership groups, by name. Setting a group's {@code enabled} declares it: only declared groups can be named
+     * by {@code @Leading} (any other fails the build) and configured at runtime
+     * ({@code quarkus.lock.leadership."<group>".lease} and the rest).
+     */
+    @WithName("leadership")
+    Map<String, LeadershipBuildTimeConfig> leadership();
+
+    /**
+     * A leadership group, as the build knows it.
+     */
+    @ConfigGroup
+    interface LeadershipBuildTimeConfig {
+
+        /**
+         * Whether this application takes part in the group: every instance joins it at startup (unless
+         * {@code join-at-startup} is false) and may lead it. With {@code false}, the group stays declared, so the
+         * {@code @Leading} methods naming it build, but this application never leads it: they fail or skip.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
 }

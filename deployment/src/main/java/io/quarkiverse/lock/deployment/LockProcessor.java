@@ -13,6 +13,7 @@ import io.quarkiverse.lock.runtime.LockRecorder;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.devui.DevUiLockObserver;
 import io.quarkiverse.lock.runtime.devui.LockJsonRPCService;
+import io.quarkiverse.lock.runtime.leadership.DefaultLeadership;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStoreProducer;
@@ -116,7 +117,8 @@ class LockProcessor {
 
     @BuildStep
     UnremovableBeanBuildItem keepStartedBeans() {
-        return UnremovableBeanBuildItem.beanTypes(IdleLockEvictor.class, DefaultLockRegistry.class);
+        return UnremovableBeanBuildItem.beanTypes(IdleLockEvictor.class, DefaultLockRegistry.class,
+                DefaultLeadership.class);
     }
 
     @BuildStep

@@ -42,6 +42,8 @@ import io.smallrye.mutiny.Uni;
  * increment of the Redis string {@code counter} done as a slow client does it ({@link FencedCounter}); prints
  * {@code SECTION <token> OK} or {@code SECTION <token> LOST} (the section ended with {@code LockExpiredException}),
  * then {@code DONE};</li>
+ * <li>{@code lead <file>}: takes part in leadership group {@code harness} and logs to {@code file} when it believes
+ * it leads ({@link LeaderLog}), until it is killed or stopped;</li>
  * <li>{@code schedule}: prints {@code SCHEDULING <epochMillis>} and runs until it is killed, while the scheduled jobs
  * of {@link ScheduledReport} that the configuration turns on run.</li>
  * </ul>
@@ -66,6 +68,9 @@ public class ContenderMain implements QuarkusApplication {
     @Inject
     OperationLog history;
 
+    @Inject
+    LeaderLog leaders;
+
     @Override
     public int run(String... args) throws Exception {
         switch (args[0]) {
@@ -78,6 +83,10 @@ public class ContenderMain implements QuarkusApplication {
                 return await(args[1], Duration.ofMillis(Long.parseLong(args[2])));
             case "count":
                 return count(args[1], args[2], Integer.parseInt(args[3]), Boolean.parseBoolean(args[4]));
+            case "lead":
+                leaders.lead(args[1]);
+                Quarkus.waitForExit();
+                return 0;
             case "schedule":
                 System.out.println("SCHEDULING " + System.currentTimeMillis());
                 Quarkus.waitForExit();

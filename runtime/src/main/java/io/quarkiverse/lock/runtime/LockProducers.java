@@ -5,12 +5,17 @@ import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.Typed;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.lock.LockAdmin;
 import io.quarkiverse.lock.LockRegistry;
+import io.quarkiverse.lock.leadership.Leadership;
 import io.quarkiverse.lock.migration.LockMigrator;
+import io.quarkiverse.lock.runtime.config.LeadershipGroups;
 import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.leadership.DefaultLeadership;
+import io.quarkiverse.lock.runtime.leadership.LeadershipEvents;
 import io.quarkiverse.lock.runtime.migration.StoreLockMigrator;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.runtime.observe.LockObservers;
@@ -25,7 +30,8 @@ import io.quarkiverse.lock.spi.LockStore;
 import io.vertx.core.Vertx;
 
 /**
- * The beans every store shares: the registry users inject, the wait strategy, the local per-key state and its evictor.
+ * The beans every store shares: the registry users inject, the wait strategy, the local per-key state and its evictor,
+ * and the leadership groups.
  * The {@link LockStore} bean comes from the producer of the store the build chose.
  */
 @Singleton
@@ -90,6 +96,27 @@ public class LockProducers {
     @ApplicationScoped
     LockAdmin lockAdmin(DefaultLockRegistry registry) {
         return new StoreLockAdmin(registry);
+    }
+
+    /**
+     * @return the leadership groups, on the registry's locks, joined by {@link LockRecorder#start}; their changes are
+     *         fired as CDI events and told to the observers present (metrics)
+     */
+    @Produces
+    @Singleton
+    @Typed(DefaultLeadership.class)
+    DefaultLeadership defaultLeadership(DefaultLockRegistry registry, LeadershipGroups groups, BeanManager beans) {
+        return new DefaultLeadership(registry, new StoreLockAdmin(registry), groups.settings(), groups.enabled(),
+                LeadershipEvents.firedBy(beans), registry.observer());
+    }
+
+    /**
+     * @return the leadership groups users inject
+     */
+    @Produces
+    @ApplicationScoped
+    Leadership leadership(DefaultLeadership leadership) {
+        return leadership;
     }
 
     /**

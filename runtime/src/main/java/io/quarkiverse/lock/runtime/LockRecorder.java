@@ -2,13 +2,16 @@ package io.quarkiverse.lock.runtime;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.lock.runtime.config.LeadershipGroups;
 import io.quarkiverse.lock.runtime.config.LockRuntimeConfig;
 import io.quarkiverse.lock.runtime.config.LockSettings;
 import io.quarkiverse.lock.runtime.interceptor.LockedDurations;
+import io.quarkiverse.lock.runtime.leadership.DefaultLeadership;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
 import io.quarkiverse.lock.runtime.waiting.IdleLockEvictor;
@@ -19,8 +22,8 @@ import io.quarkus.runtime.annotations.Recorder;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**
- * Wires the locks at runtime init: validated settings, the startup message naming the store, and the idle evictor
- * started now and stopped at shutdown.
+ * Wires the locks at runtime init: validated settings, the startup message naming the store, the idle evictor
+ * started now and stopped at shutdown, and the leadership groups joined now and left at shutdown.
  */
 @Recorder
 public class LockRecorder {
@@ -101,8 +104,22 @@ public class LockRecorder {
     }
 
     /**
+     * Checks the runtime configuration of the leadership groups now, so a bad value fails startup with a message naming
+     * the property.
+     *
+     * @param declared the groups declared at build time
+     * @param disabled those declared with {@code enabled=false}
+     * @return the groups, for a synthetic bean
+     */
+    public Supplier<LeadershipGroups> leadershipGroups(Set<String> declared, Set<String> disabled) {
+        LeadershipGroups groups = LeadershipGroups.from(declared, disabled, config.getValue());
+        return () -> groups;
+    }
+
+    /**
      * Starts the registry (release notifications) and the idle-lock evictor, and stops both at shutdown; stopping
-     * the registry stops its lease renewals.
+     * the registry stops its lease renewals. Then joins the leadership groups that join at startup; at shutdown,
+     * before the registry stops, their terms end and their locks are released, so other instances are elected at once.
      *
      * @param shutdown the application's shutdown context
      */
@@ -113,5 +130,12 @@ public class LockRecorder {
         IdleLockEvictor evictor = Arc.container().instance(IdleLockEvictor.class).get();
         evictor.start();
         shutdown.addShutdownTask(evictor::stop);
+        LeadershipGroups groups = Arc.container().instance(LeadershipGroups.class).get();
+        if (!groups.settings().isEmpty()) {
+            DefaultLeadership leadership = Arc.container().instance(DefaultLeadership.class).get();
+            // Shutdown tasks run last first: this one before the registry closes.
+            shutdown.addShutdownTask(leadership::close);
+            leadership.start(groups.joinAtStartup());
+        }
     }
 }

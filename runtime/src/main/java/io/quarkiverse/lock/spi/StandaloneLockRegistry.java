@@ -1,14 +1,21 @@
 package io.quarkiverse.lock.spi;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.quarkiverse.lock.LockAdmin;
 import io.quarkiverse.lock.LockRegistry;
 import io.quarkiverse.lock.LockType;
 import io.quarkiverse.lock.ReactiveDistributedLock;
+import io.quarkiverse.lock.leadership.Leadership;
 import io.quarkiverse.lock.migration.LockMigrator;
 import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.leadership.DefaultLeadership;
+import io.quarkiverse.lock.runtime.leadership.LeadershipSettings;
 import io.quarkiverse.lock.runtime.migration.StoreLockMigrator;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.registry.StoreLockAdmin;
@@ -41,6 +48,7 @@ public final class StandaloneLockRegistry implements LockRegistry, AutoCloseable
     private final LockMigrator migrator;
     private final LockAdmin admin;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final List<DefaultLeadership> leaderships = new CopyOnWriteArrayList<>();
 
     private StandaloneLockRegistry(DefaultLockRegistry registry, IdleLockEvictor evictor) {
         this.registry = registry;
@@ -94,13 +102,36 @@ public final class StandaloneLockRegistry implements LockRegistry, AutoCloseable
     }
 
     /**
-     * Stops the idle-state eviction, stops listening to release notifications and every lease renewal (the locks this
-     * registry still holds then free when their leases run out, as they would if the application crashed), and closes
-     * the store. A second call does nothing.
+     * Declares one leadership group of this instance over its locks, as an application's configuration does
+     * ({@code quarkus.lock.leadership."<group>".*}), not joined yet. Its changes are told only to the stream of
+     * {@link Leadership#changes()}. Closing this registry ends its terms with {@code SHUTDOWN} first, releasing their
+     * locks, as an application's graceful shutdown does.
+     *
+     * @param group the group's name
+     * @param lease the lease of the group's lock
+     * @param renewInterval how often the leader renews it
+     * @param safetyMargin how long before the lease's end the leader stops believing it leads
+     * @return the leadership holding that one group
+     * @throws IllegalArgumentException if a duration is invalid (as the configuration would be refused)
+     */
+    public Leadership leadership(String group, Duration lease, Duration renewInterval, Duration safetyMargin) {
+        DefaultLeadership leadership = new DefaultLeadership(registry, admin,
+                Map.of(group, new LeadershipSettings(lease, renewInterval, safetyMargin)), Set.of(group), change -> {
+                }, registry.observer());
+        leaderships.add(leadership);
+        return leadership;
+    }
+
+    /**
+     * Ends the terms of this instance's leadership groups (releasing their locks), stops the idle-state eviction,
+     * stops listening to release notifications and every lease renewal (the locks this registry still holds then free
+     * when their leases run out, as they would if the application crashed), and closes the store. A second call does
+     * nothing.
      */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            leaderships.forEach(DefaultLeadership::close);
             evictor.stop();
             registry.close();
         }

@@ -27,7 +27,7 @@ import io.vertx.core.Vertx;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class LockStoreTck implements LockStoreContract, LockLineContract,
         LockApiContract, LockWaitingContract, LockExecutionContract, LockLeaseContract, LockExtensionContract,
-        MigrationContract, LockListingContract {
+        MigrationContract, LockListingContract, LeadershipContract {
 
     private static final LockRegistrySettings SETTINGS = new LockRegistrySettings(Duration.ofSeconds(10),
             Duration.ofSeconds(10), Duration.ofSeconds(1), "lock:", false, Duration.ofSeconds(5));

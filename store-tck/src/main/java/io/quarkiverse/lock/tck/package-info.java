@@ -14,7 +14,8 @@
  * {@link io.quarkiverse.lock.tck.LockExtensionContract}: the public API ({@code LockRegistry},
  * {@code ReactiveDistributedLock}, the blocking view) through a registry over the store, with other application
  * instances started on the same store;</li>
- * <li>{@link io.quarkiverse.lock.tck.MigrationContract}: the migrator on the store.</li>
+ * <li>{@link io.quarkiverse.lock.tck.MigrationContract}: the migrator on the store;</li>
+ * <li>{@link io.quarkiverse.lock.tck.LeadershipContract}: leader election on the store's locks, with three instances.</li>
  * </ul>
  * Argument checks do not depend on a store and are not part of the suite: the core tests them once. The one
  * exception is {@code extend}'s lease, whose refusal the suite checks leaves the hold's lease in the store as it was.

@@ -1,11 +1,13 @@
 package io.quarkiverse.lock.runtime.config;
 
 import java.time.Duration;
+import java.util.Map;
 
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithDefaults;
 import io.smallrye.config.WithName;
 
 /**
@@ -68,4 +70,12 @@ public interface LockRuntimeConfig {
     @WithName("tracing.include-key")
     @WithDefault("false")
     boolean tracingIncludeKey();
+
+    /**
+     * How each leadership group runs, by the group's name. Every group named here must be declared at build time
+     * ({@code quarkus.lock.leadership."<group>".enabled}); a group with no runtime property runs with the defaults.
+     */
+    @WithName("leadership")
+    @WithDefaults
+    Map<String, LeadershipConfig> leadership();
 }

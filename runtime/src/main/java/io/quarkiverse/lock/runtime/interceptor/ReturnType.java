@@ -6,15 +6,24 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
- * The shapes of {@code @Locked} methods, which decide when the lock is taken and released.
+ * The shapes of intercepted methods ({@code @Locked}, {@code @Leading}), which decide when the lock is taken and
+ * released, or when leadership is checked and the work cancelled.
  */
-enum ReturnType {
+public enum ReturnType {
+    /** A {@code Uni}: nothing happens before subscription. */
     UNI,
+    /** A {@code Multi}: nothing happens before subscription. */
     MULTI,
+    /** A {@code CompletionStage}: the work starts when the method is called. */
     COMPLETION_STAGE,
+    /** Any other type, {@code void} included: the method blocks its caller. */
     BLOCKING;
 
-    static ReturnType of(Class<?> type) {
+    /**
+     * @param type a method's return type
+     * @return its shape
+     */
+    public static ReturnType of(Class<?> type) {
         if (Uni.class.isAssignableFrom(type)) {
             return UNI;
         }

@@ -1,5 +1,6 @@
 package io.quarkiverse.lock.runtime.metrics;
 
+import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -10,6 +11,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.quarkiverse.lock.leadership.LeadershipEnded;
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.spi.LockStore;
 
@@ -26,7 +28,10 @@ import io.quarkiverse.lock.spi.LockStore;
  * {@code busy} or {@code store_failure});</li>
  * <li>{@code quarkus.lock.store.errors} (tagged {@code operation});</li>
  * <li>{@code quarkus.lock.store.outages} (tagged {@code store} only: outages of the store, each counted once when it
- * starts).</li>
+ * starts);</li>
+ * <li>{@code quarkus.lock.leadership.elections} (tagged {@code group} and {@code store}: terms this instance began) and
+ * {@code quarkus.lock.leadership.terms.ended} (also tagged {@code cause}: {@code yielded}, {@code lease_lost},
+ * {@code store_unreachable} or {@code shutdown}).</li>
  * </ul>
  * Meters are created once per lock name and reused.
  */
@@ -98,6 +103,18 @@ public class MicrometerLockObserver implements LockObserver {
     @Override
     public void storeOutageStarted() {
         storeOutages.increment();
+    }
+
+    @Override
+    public void elected(String group, long term) {
+        counter("quarkus.lock.leadership.elections", "Terms this instance began as leader of a leadership group",
+                Tags.of("group", group, "store", store)).increment();
+    }
+
+    @Override
+    public void leadershipEnded(String group, long term, LeadershipEnded.Cause cause) {
+        counter("quarkus.lock.leadership.terms.ended", "Terms of this instance as leader that ended, by cause",
+                Tags.of("group", group, "store", store, "cause", cause.name().toLowerCase(Locale.ROOT))).increment();
     }
 
     private Meters meters(String name) {

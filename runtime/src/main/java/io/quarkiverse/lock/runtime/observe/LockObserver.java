@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.runtime.observe;
 
+import io.quarkiverse.lock.leadership.LeadershipEnded;
+
 /**
  * Told what the locks of this application do, for metrics and the Dev UI. Called on the thread that saw the event
  * (often a Vert.x event loop): implementations must be quick and must not block or throw.
@@ -104,6 +106,25 @@ public interface LockObserver {
      * @param outageNanos how long the outage lasted
      */
     default void storeOutageEnded(long outageNanos) {
+    }
+
+    /**
+     * This instance began leading a leadership group.
+     *
+     * @param group the group's name
+     * @param term the term, the fencing token of the group's lock
+     */
+    default void elected(String group, long term) {
+    }
+
+    /**
+     * This instance's term of a leadership group ended.
+     *
+     * @param group the group's name
+     * @param term the term
+     * @param cause why it ended
+     */
+    default void leadershipEnded(String group, long term, LeadershipEnded.Cause cause) {
     }
 
     /**

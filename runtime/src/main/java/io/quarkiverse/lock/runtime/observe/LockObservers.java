@@ -2,6 +2,8 @@ package io.quarkiverse.lock.runtime.observe;
 
 import java.util.List;
 
+import io.quarkiverse.lock.leadership.LeadershipEnded;
+
 /**
  * The observers of an application as one: none, one, or several told in turn.
  */
@@ -66,6 +68,16 @@ public final class LockObservers {
             @Override
             public void storeOutageEnded(long outageNanos) {
                 all.forEach(observer -> observer.storeOutageEnded(outageNanos));
+            }
+
+            @Override
+            public void elected(String group, long term) {
+                all.forEach(observer -> observer.elected(group, term));
+            }
+
+            @Override
+            public void leadershipEnded(String group, long term, LeadershipEnded.Cause cause) {
+                all.forEach(observer -> observer.leadershipEnded(group, term, cause));
             }
         };
     }
