@@ -63,6 +63,8 @@ final class SentinelFailover {
      */
     static Outcome run(Class<?> testClass, LockRegistry locks) throws InterruptedException {
         RedisSentinelGroup group = RedisSentinelGroup.ownedBy(testClass);
+        // a replica still in its first sync acknowledges nothing, and an acquisition that waits for it fails
+        group.awaitReplica(group.replicaPort());
         String prefix = "sentinel-" + UUID.randomUUID() + "-";
         List<ReactiveDistributedLock> holders = new ArrayList<>();
         List<Long> tokens = new ArrayList<>();
