@@ -23,9 +23,6 @@ public enum JdbcDialect {
     H2("H2", "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) * 1000000 AS BIGINT)", "BINARY(32)", "VARBINARY",
             "VARCHAR(255)", "");
 
-    /** The session variable in which a MariaDB statement keeps the token it set, for the next statement to read. */
-    private static final String TOKEN_VARIABLE = "@quarkus_lock_token";
-
     /** SQLSTATE of a serialization failure, and of a deadlock on MariaDB and H2. */
     private static final String SERIALIZATION_FAILURE = "40001";
     /** SQLSTATE of a deadlock on PostgreSQL. */
@@ -108,10 +105,10 @@ public enum JdbcDialect {
 
     /**
      * @param update an {@code UPDATE} of one lock row that sets its {@code token}
-     * @return a query that runs the update and answers the token it set in one row, or no row if it changed none:
-     *         {@code RETURNING} on PostgreSQL, a data change delta table on H2; on MariaDB, which has neither, the
-     *         update itself, which keeps the token in a session variable ({@link #keptToken}) for
-     *         {@link #keptTokenQuery}
+     * @return a statement that runs the update and answers the token it set, in the same round trip: a query answering
+     *         it in one row, or no row if it changed none ({@code RETURNING} on PostgreSQL, a data change delta table on
+     *         H2); on MariaDB, which has neither, the update itself, whose token is its generated key
+     *         ({@link #keptToken}, {@link #tokenIsGeneratedKey})
      */
     String returningToken(String update) {
         return switch (this) {
@@ -123,20 +120,20 @@ public enum JdbcDialect {
 
     /**
      * @param token the SQL expression of a new token
-     * @return it as the {@code SET} of an update that {@link #returningToken} runs: on MariaDB, also kept in a
-     *         session variable
+     * @return it as the {@code SET} of an update that {@link #returningToken} runs: on MariaDB, passed through
+     *         {@code LAST_INSERT_ID(expr)}, which the server sends back in the update's OK packet, as the driver's
+     *         generated key, with no second statement
      */
     String keptToken(String token) {
-        return this == MARIADB ? "(" + TOKEN_VARIABLE + " := " + token + ")" : token;
+        return this == MARIADB ? "LAST_INSERT_ID(" + token + ")" : token;
     }
 
     /**
-     * @return on MariaDB, the query that reads the token the connection's last update kept ({@link #keptToken}), to
-     *         send right after it on the same connection, and only if it changed a row; {@code null} on the databases
-     *         whose {@link #returningToken} answers the token itself
+     * @return {@code true} if the token of {@link #returningToken} comes back as the update's generated key (MariaDB),
+     *         {@code false} if as the row of a query
      */
-    String keptTokenQuery() {
-        return this == MARIADB ? "SELECT " + TOKEN_VARIABLE : null;
+    boolean tokenIsGeneratedKey() {
+        return this == MARIADB;
     }
 
     /**

@@ -102,7 +102,7 @@ final class JdbcLockOperations {
 
     /**
      * Grants the lock to {@code owner} when it is free and nobody is in line for it, in one statement outside a
-     * transaction (two on MariaDB, the second reading the token the first set): the acquisition of an uncontended lock.
+     * transaction, which answers the token it set: the acquisition of an uncontended lock.
      * The statement changes only the key's row, which it locks, and only when the lock is free by the database's clock
      * and the row says the line holds no live place ({@code queued = 0}), the test {@link #releaseAlone} makes, for the
      * same reason; it decides as {@link #acquire} would on that row, which reads no line there either. An acquisition
@@ -114,20 +114,10 @@ final class JdbcLockOperations {
      */
     AcquireResult grantAlone(JdbcTransaction tx, JdbcKey key, String owner, long leaseMillis) throws SQLException {
         long micros = leaseMicros(leaseMillis);
-        if (sql.grantedToken == null) {
-            Long token = tx.first(sql.grantAlone, owner, micros, micros, key.id());
-            return token == null ? null : AcquireResult.acquired(token);
-        }
-        if (tx.update(sql.grantAlone, owner, micros, micros, key.id()) != 1) {
-            return null;
-        }
-        Long token = tx.first(sql.grantedToken);
-        if (token == null) {
-            // another session answered: a proxy that sends reads elsewhere; the grant is taken back as a lost answer
-            throw new SQLException("The token the lock grant kept in its session was not read back (" + sql.grantedToken
-                    + " answered NULL): does a proxy send reads to another server?");
-        }
-        return AcquireResult.acquired(token);
+        Long token = sql.dialect.tokenIsGeneratedKey()
+                ? tx.updatedKey(sql.grantAlone, owner, micros, micros, key.id())
+                : tx.first(sql.grantAlone, owner, micros, micros, key.id());
+        return token == null ? null : AcquireResult.acquired(token);
     }
 
     /**

@@ -289,7 +289,7 @@ public final class JdbcLockStore extends OneStepReleaseStore {
         }
     }
 
-    /** Runs the operation of one statement (two on MariaDB) in auto-commit, outside a transaction. */
+    /** Runs the operation of one statement in auto-commit, outside a transaction. */
     private <T> T alone(long deadlineNanos, String key, KeyOperation<T> operation) throws SQLException {
         JdbcKey id = id(key);
         JdbcDatabase.Found found = database.get(deadlineNanos);

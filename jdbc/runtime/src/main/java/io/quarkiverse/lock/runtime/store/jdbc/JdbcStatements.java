@@ -52,7 +52,6 @@ final class JdbcStatements {
     final String updateRow;
     final String freeRow;
     final String grantAlone;
-    final String grantedToken;
     final String releaseAlone;
     final String markQueued;
     final String handOver;
@@ -100,7 +99,6 @@ final class JdbcStatements {
                 + dialect.keptToken("GREATEST(token + 1, " + now + ")") + ", held_until = " + leaseEnd
                 + ", changed_at = " + now
                 + " WHERE lock_id = ? AND queued = 0 AND (owner IS NULL OR held_until <= " + now + ")");
-        this.grantedToken = dialect.keptTokenQuery();
         this.releaseAlone = "UPDATE " + t + " SET owner = NULL, held_until = NULL, changed_at = " + now
                 + " WHERE lock_id = ? AND owner = ? AND held_until > " + now + " AND queued = 0";
         this.markQueued = "UPDATE " + t + " SET queued = 1 WHERE lock_id = ?";

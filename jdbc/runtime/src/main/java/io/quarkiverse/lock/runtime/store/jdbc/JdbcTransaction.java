@@ -29,7 +29,10 @@ record JdbcTransaction(Connection connection, JdbcStatements statements, long de
      * @throws SQLTimeoutException if nothing is left
      */
     PreparedStatement prepare(String sql) throws SQLException {
-        PreparedStatement statement = connection.prepareStatement(sql);
+        return bounded(connection.prepareStatement(sql));
+    }
+
+    private PreparedStatement bounded(PreparedStatement statement) throws SQLException {
         try {
             int seconds = remainingSeconds(deadlineNanos);
             statement.setQueryTimeout(seconds);
@@ -137,6 +140,27 @@ record JdbcTransaction(Connection connection, JdbcStatements statements, long de
             try (ResultSet rows = statement.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);
+            }
+        }
+    }
+
+    /**
+     * @param sql a statement that changes at most one row and sets the connection's generated key
+     *        ({@code LAST_INSERT_ID(expr)} on MariaDB)
+     * @param arguments its bind parameters, in order
+     * @return the key it generated, which the server sends back with its count, or {@code null} if it changed no row
+     */
+    Long updatedKey(String sql, Object... arguments) throws SQLException {
+        try (PreparedStatement statement = bounded(connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS))) {
+            bind(statement, arguments);
+            if (statement.executeUpdate() != 1) {
+                return null;
+            }
+            try (ResultSet keys = statement.getGeneratedKeys()) {
+                if (!keys.next()) {
+                    throw new SQLException("The statement changed its row but answered no generated key: " + sql);
+                }
+                return keys.getLong(1);
             }
         }
     }
