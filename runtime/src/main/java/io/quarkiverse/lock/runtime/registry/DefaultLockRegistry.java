@@ -98,10 +98,15 @@ public final class DefaultLockRegistry implements LockRegistry {
 
     /**
      * Stops listening to release notifications, stops every lease renewal (the locks this application still holds
-     * then free when their leases run out, as they would if it crashed) and closes the store's connections.
+     * then free when their leases run out, as they would if it crashed) and closes the store's connections, once the
+     * store has ended the operations sent to it (releases and take-backs on their way finish; at most the operation
+     * timeout and a second, and not at all when called on an event loop).
      */
     public void close() {
         services.close();
+        if (services.boundedStore() instanceof TimeBoundedLockStore bounded) {
+            bounded.awaitQuiet();
+        }
         AutoCloseable watch = releaseWatch;
         releaseWatch = null;
         if (watch != null) {

@@ -1,7 +1,9 @@
 package io.quarkiverse.lock.runtime.registry;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.quarkiverse.lock.LockPage;
@@ -10,6 +12,7 @@ import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
 /**
@@ -35,6 +38,8 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
     private final Vertx vertx;
     private final LateAnswers lateAnswers;
     private final StoreOutage outage;
+    /** Operations the store has not ended yet, answered or not: what a closing registry lets finish first. */
+    private final AtomicInteger inFlight = new AtomicInteger();
 
     /**
      * @param timeout how long an operation may take, positive
@@ -152,31 +157,64 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
                     }
                 }
             });
-            Cancellable call = operation.subscribe().with(item -> {
-                if (answered.compareAndSet(false, true)) {
-                    vertx.cancelTimer(timer);
-                    outage.answered(sent);
-                    emitter.complete(item);
-                } else if (timedOut.get() && afterLateAnswer != null) {
-                    afterLateAnswer.run();
+            // counted until the store ends it; a late answer's take-back is counted before this one ends
+            Uni<T> counted = operation.onSubscription().invoke(inFlight::incrementAndGet)
+                    .onCancellation().invoke(inFlight::decrementAndGet);
+            Cancellable call = counted.subscribe().with(item -> {
+                try {
+                    if (answered.compareAndSet(false, true)) {
+                        vertx.cancelTimer(timer);
+                        outage.answered(sent);
+                        emitter.complete(item);
+                    } else if (timedOut.get() && afterLateAnswer != null) {
+                        afterLateAnswer.run();
+                    }
+                } finally {
+                    inFlight.decrementAndGet();
                 }
             }, failure -> {
-                if (answered.compareAndSet(false, true)) {
-                    vertx.cancelTimer(timer);
-                    if (isRefusal(failure)) {
-                        outage.answered(sent);
-                    } else {
-                        outage.failed(name, failure);
+                try {
+                    if (answered.compareAndSet(false, true)) {
+                        vertx.cancelTimer(timer);
+                        if (isRefusal(failure)) {
+                            outage.answered(sent);
+                        } else {
+                            outage.failed(name, failure);
+                        }
+                        emitter.fail(failure);
+                    } else if (timedOut.get() && afterLateAnswer != null) {
+                        afterLateAnswer.run();
                     }
-                    emitter.fail(failure);
-                } else if (timedOut.get() && afterLateAnswer != null) {
-                    afterLateAnswer.run();
+                } finally {
+                    inFlight.decrementAndGet();
                 }
             });
             if (!running.compareAndSet(null, call)) {
                 call.cancel();
             }
         });
+    }
+
+    /**
+     * Waits until the store has ended every operation sent to it (a release, a take-back, the late answer of an
+     * acquisition and the take-back that follows it), for at most the operation timeout and a second: a registry that
+     * closes lets them finish before the store's connections close, so that closing never drops a take-back on its way
+     * (the lock it would free stays held, for ever if acquired forever). Returns at once on an event loop, which must
+     * not block.
+     */
+    void awaitQuiet() {
+        if (Context.isOnEventLoopThread()) {
+            return;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos() + TimeUnit.SECONDS.toNanos(1);
+        while (inFlight.get() > 0 && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /**
