@@ -19,7 +19,9 @@ import io.vertx.redis.client.ResponseType;
 
 /**
  * A store on Redis: one key per held lock, written and deleted by Lua scripts so each operation is one atomic round
- * trip, all over one pipelined connection ({@link RedisCommandPipeline}).
+ * trip, over a few pipelined connections ({@link RedisCommandPipeline}, {@code quarkus.lock.redis.connections}): each
+ * key's commands always over the same one, chosen by the key's hash, so they reach the server in the order they were
+ * sent, and a take-back after the acquisition it takes back.
  * <p>
  * A lock's keys ({@link RedisKeys}) share one hash slot: the lock (the holder's owner id, the lease as its expiry),
  * its fencing counter, and its line of waiting instances. A free lock goes to the first in line, so no instance
@@ -57,7 +59,8 @@ public final class RedisLockStore implements LockStore {
 
     private final Vertx vertx;
     private final Redis redis;
-    private final RedisCommandPipeline pipeline;
+    /** The lock connections; a key's commands go over {@link #pipeline(String)}, the rest over the first. */
+    private final RedisCommandPipeline[] pipelines;
     private final String keyPrefix;
     private final String fencingRetentionMillis;
     private final String releaseChannel;
@@ -78,7 +81,7 @@ public final class RedisLockStore implements LockStore {
     public RedisLockStore(Vertx vertx, Redis redis, String keyPrefix, long fencingRetentionMillis,
             boolean releaseNotifications) {
         this(vertx, redis, new RedisLockStoreSettings(keyPrefix, Duration.ofMillis(fencingRetentionMillis),
-                releaseNotifications, ReplicaAcknowledgement.NONE));
+                releaseNotifications, ReplicaAcknowledgement.NONE, RedisLockStoreSettings.DEFAULT_CONNECTIONS));
     }
 
     /**
@@ -89,15 +92,18 @@ public final class RedisLockStore implements LockStore {
     public RedisLockStore(Vertx vertx, Redis redis, RedisLockStoreSettings settings) {
         this.vertx = vertx;
         this.redis = redis;
-        this.pipeline = new RedisCommandPipeline(redis, vertx,
-                List.of(ACQUIRE, RELEASE, RENEW, LEAVE, TAKE_OVER, FORCE_RELEASE, RedisListing.HELD,
-                        RedisListing.SCAN));
+        this.pipelines = new RedisCommandPipeline[settings.connections()];
+        for (int i = 0; i < pipelines.length; i++) {
+            pipelines[i] = new RedisCommandPipeline(redis, vertx,
+                    List.of(ACQUIRE, RELEASE, RENEW, LEAVE, TAKE_OVER, FORCE_RELEASE, RedisListing.HELD,
+                            RedisListing.SCAN));
+        }
         this.keyPrefix = settings.keyPrefix();
         this.fencingRetentionMillis = Long.toString(settings.fencingRetention().toMillis());
         this.releaseChannel = settings.releaseNotifications() ? keyPrefix + "released" : "";
         this.handOverChannel = settings.releaseNotifications() ? releaseChannel + ":" + UUID.randomUUID() : "";
         this.replicas = settings.replicas();
-        this.listing = new RedisListing(pipeline, keyPrefix);
+        this.listing = new RedisListing(pipelines[0], keyPrefix);
     }
 
     @Override
@@ -121,9 +127,9 @@ public final class RedisLockStore implements LockStore {
     private Uni<AcquireResult> grant(RedisScript script, Function<Response, AcquireResult> toResult, String key,
             String owner, int keyCount, String... keysAndArgs) {
         if (replicas.replicas() == 0) {
-            return script.run(pipeline, keyCount, keysAndArgs).map(toResult);
+            return script.run(pipeline(key), keyCount, keysAndArgs).map(toResult);
         }
-        return script.runFollowedBy(pipeline,
+        return script.runFollowedBy(pipeline(key),
                 () -> Request.cmd(Command.WAIT).arg(replicas.replicas()).arg(replicas.timeoutMillis()), keyCount,
                 keysAndArgs).flatMap(replies -> {
                     AcquireResult result = toResult.apply(replies.get(0));
@@ -150,32 +156,32 @@ public final class RedisLockStore implements LockStore {
     @Override
     public Uni<Boolean> forceRelease(String key) {
         RedisKeys keys = keys(key);
-        return FORCE_RELEASE.run(pipeline, 4, keys.lock(), keys.fence(), keys.line(), keys.places(),
+        return FORCE_RELEASE.run(pipeline(key), 4, keys.lock(), keys.fence(), keys.line(), keys.places(),
                 releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> takeBack(String key, String owner) {
         RedisKeys keys = keys(key);
-        return LEAVE.run(pipeline, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
+        return LEAVE.run(pipeline(key), 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
                 releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> release(String key, String owner) {
         RedisKeys keys = keys(key);
-        return RELEASE.run(pipeline, 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
+        return RELEASE.run(pipeline(key), 4, keys.lock(), keys.fence(), keys.line(), keys.places(), owner,
                 releaseChannel, key, fencingRetentionMillis).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> renew(String key, String owner, long leaseMillis) {
-        return RENEW.run(pipeline, 1, keys(key).lock(), owner, Long.toString(leaseMillis)).map(RedisLockStore::isOne);
+        return RENEW.run(pipeline(key), 1, keys(key).lock(), owner, Long.toString(leaseMillis)).map(RedisLockStore::isOne);
     }
 
     @Override
     public Uni<Boolean> isHeld(String key, String owner) {
-        return pipeline.send(Request.cmd(Command.GET).arg(keys(key).lock()))
+        return pipeline(key).send(Request.cmd(Command.GET).arg(keys(key).lock()))
                 .map(value -> value != null && owner.equals(value.toString()));
     }
 
@@ -203,12 +209,14 @@ public final class RedisLockStore implements LockStore {
 
     @Override
     public void noAnswer(Duration timeout) {
-        pipeline.noAnswer(timeout);
+        for (RedisCommandPipeline pipeline : pipelines) {
+            pipeline.noAnswer(timeout);
+        }
     }
 
     @Override
     public Uni<Void> ping() {
-        return pipeline.send(Request.cmd(Command.PING)).replaceWithVoid();
+        return pipelines[0].send(Request.cmd(Command.PING)).replaceWithVoid();
     }
 
     /**
@@ -216,15 +224,17 @@ public final class RedisLockStore implements LockStore {
      */
     @Override
     public void start() {
-        RedisEvictionPolicy.check(pipeline);
+        RedisEvictionPolicy.check(pipelines[0]);
     }
 
     /**
-     * Closes the connection that carries the lock commands.
+     * Closes the connections that carry the lock commands.
      */
     @Override
     public void close() {
-        pipeline.close();
+        for (RedisCommandPipeline pipeline : pipelines) {
+            pipeline.close();
+        }
     }
 
     /**
@@ -242,8 +252,9 @@ public final class RedisLockStore implements LockStore {
         return RELEASE.source();
     }
 
-    RedisCommandPipeline pipeline() {
-        return pipeline;
+    /** @return the connection that carries the commands of {@code key} */
+    RedisCommandPipeline pipeline(String key) {
+        return pipelines[Math.floorMod(key.hashCode(), pipelines.length)];
     }
 
     RedisKeys keys(String key) {

@@ -46,7 +46,20 @@ public class RedisLockStoreProducer {
         return new RedisLockStore(vertx, client(client.clientName()), new RedisLockStoreSettings(
                 keyPrefix(settings.keyPrefix()),
                 LockSettings.positive("quarkus.lock.redis.fencing-retention", redis.fencingRetention()),
-                redis.releaseNotifications(), replicaAcknowledgement(redis, client.clientName(), settings)));
+                redis.releaseNotifications(), replicaAcknowledgement(redis, client.clientName(), settings),
+                connections(redis.connections())));
+    }
+
+    /**
+     * @param connections the configured number of lock connections
+     * @return it
+     * @throws ConfigurationException if it is below 1
+     */
+    static int connections(int connections) {
+        if (connections < 1) {
+            throw new ConfigurationException("quarkus.lock.redis.connections must be at least 1, got " + connections);
+        }
+        return connections;
     }
 
     /**

@@ -10,7 +10,12 @@ import java.time.Duration;
  * @param releaseNotifications whether releases are announced on the pub/sub channel {@code <keyPrefix>released}, and
  *        hand-overs to this store's waiters on {@code <keyPrefix>released:<instance id>}
  * @param replicas how many replicas must acknowledge an acquisition before it counts
+ * @param connections how many pipelined connections carry the lock commands, at least 1; a key's commands always go
+ *        over the same one
  */
 public record RedisLockStoreSettings(String keyPrefix, Duration fencingRetention, boolean releaseNotifications,
-        ReplicaAcknowledgement replicas) {
+        ReplicaAcknowledgement replicas, int connections) {
+
+    /** The default of {@code quarkus.lock.redis.connections}. */
+    public static final int DEFAULT_CONNECTIONS = 2;
 }

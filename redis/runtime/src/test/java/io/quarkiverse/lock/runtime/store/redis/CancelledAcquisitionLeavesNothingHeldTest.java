@@ -168,14 +168,15 @@ class CancelledAcquisitionLeavesNothingHeldTest {
     void aTakeBackWrittenOnTheConnectionsOwnLoopDoesNotOvertakeItsAttempt() throws Exception {
         RedisLockStore store = redis.store();
         DefaultLockRegistry registry = redis.registry(store, Duration.ofSeconds(5));
-        Context connectionLoop = store.pipeline().writer();
+        RedisCommandPipeline pipeline = store.pipeline("overtaken");
+        Context connectionLoop = pipeline.writer();
         Context otherLoop = contextOnAnotherThread(connectionLoop);
         Queue<String> monitor = monitor();
         int ghosts = 0;
         int completedFirst = 0;
         String example = null;
         for (int i = 0; i < LOOP_ROUNDS; i++) {
-            String key = "overtaken-" + i + "-" + UUID.randomUUID();
+            String key = keyOn(store, pipeline, "overtaken-" + i + "-");
             ReactiveDistributedLock lock = registry.obtain(key);
             AtomicReference<Cancellable> subscription = new AtomicReference<>();
             AtomicReference<Boolean> delivered = new AtomicReference<>();
@@ -270,5 +271,14 @@ class CancelledAcquisitionLeavesNothingHeldTest {
         CompletableFuture<String> name = new CompletableFuture<>();
         context.runOnContext(ignored -> name.complete(Thread.currentThread().getName()));
         return name.get(5, TimeUnit.SECONDS);
+    }
+
+    /** @return a new key whose commands go over {@code pipeline}, the connection whose loop the test knows */
+    private static String keyOn(RedisLockStore store, RedisCommandPipeline pipeline, String prefix) {
+        String key;
+        do {
+            key = prefix + UUID.randomUUID();
+        } while (store.pipeline(key) != pipeline);
+        return key;
     }
 }

@@ -58,13 +58,13 @@ class WriterOnConnectionLoopTest {
         createStore(observed);
         String connectionLoop = threadOf(clientContext);
         // Before any connection the writer has a loop of its own (round robin): the case worth testing.
-        assumeThat(threadOf(store.pipeline().writer())).isNotEqualTo(connectionLoop);
+        assumeThat(threadOf(store.pipeline("warm-up").writer())).isNotEqualTo(connectionLoop);
 
         assertThat(store.tryAcquire("warm-up", "w", 60_000, false).await().atMost(TIMEOUT).acquired()).isTrue();
 
-        assertThat(threadOf(store.pipeline().writer())).isEqualTo(connectionLoop);
+        assertThat(threadOf(store.pipeline("warm-up").writer())).isEqualTo(connectionLoop);
         CompletableFuture<String> answeredOn = new CompletableFuture<>();
-        store.pipeline().writer().runOnContext(ignored -> store.release("warm-up", "w").subscribe()
+        store.pipeline("warm-up").writer().runOnContext(ignored -> store.release("warm-up", "w").subscribe()
                 .with(released -> answeredOn.complete(Thread.currentThread().getName()), answeredOn::completeExceptionally));
         assertThat(answeredOn.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(connectionLoop);
     }
