@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.runtime.registry;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+
 import io.quarkiverse.lock.runtime.observe.LockTracer.AcquireSpan;
 import io.quarkiverse.lock.runtime.waiting.Waiter;
 import io.quarkiverse.lock.spi.AcquireResult;
@@ -90,6 +92,8 @@ final class AcquireOperation extends AbstractUni<Hold> {
         private final Context context;
         private final AttemptLedger ledger = new AttemptLedger(leaseMillis);
         private volatile Cancellable pause;
+        /** Whether this acquisition counts among its registry's waiting ones: from joining its line to leaving it. */
+        private final AtomicBoolean countedWaiting = new AtomicBoolean();
         private long startNanos;
         private int failedAttempts;
 
@@ -102,7 +106,13 @@ final class AcquireOperation extends AbstractUni<Hold> {
         void start() {
             if (!overriding && waitNanos > 0 && !handle.isHeldLocallyBesides(over)) {
                 startNanos = System.nanoTime();
-                Waiter joined = ledger.join(() -> services.states().join(key, owner, this::onHandedOver));
+                Waiter joined = ledger.join(() -> {
+                    Waiter waiter = services.states().join(key, owner, this::onHandedOver);
+                    if (countedWaiting.compareAndSet(false, true)) {
+                        services.waiting(1);
+                    }
+                    return waiter;
+                });
                 if (joined == null) {
                     return;
                 }
@@ -269,9 +279,11 @@ final class AcquireOperation extends AbstractUni<Hold> {
             if (left == AttemptLedger.GiveUp.ENDED_ALREADY) {
                 return false;
             }
+            // made before the line is left: a closing registry never sees both at rest while it is on its way
+            Uni<Boolean> takeBack = left == AttemptLedger.GiveUp.WITHDRAW_NOW ? takeBack() : null;
             finish();
-            if (left == AttemptLedger.GiveUp.WITHDRAW_NOW) {
-                takeBack().subscribe().with(ignored -> {
+            if (takeBack != null) {
+                takeBack.subscribe().with(ignored -> {
                 });
             }
             return true;
@@ -289,6 +301,9 @@ final class AcquireOperation extends AbstractUni<Hold> {
             Waiter joined = ledger.waiter();
             if (joined != null) {
                 services.states().leave(joined);
+            }
+            if (countedWaiting.compareAndSet(true, false)) {
+                services.waiting(-1);
             }
         }
 

@@ -99,14 +99,18 @@ public final class DefaultLockRegistry implements LockRegistry {
     /**
      * Stops listening to release notifications, stops every lease renewal (the locks this application still holds
      * then free when their leases run out, as they would if it crashed) and closes the store's connections, once the
-     * store has ended the operations sent to it (releases and take-backs on their way finish; at most the operation
-     * timeout and a second, and not at all when called on an event loop).
+     * store has ended the operations sent to it, every waiting acquisition has withdrawn from its line (each is woken,
+     * and fails as the registry closes) and no take-back is left to try again (they are tried again every 20 ms
+     * meanwhile); at most the operation timeout and a second, and not at all when called on an event loop.
      */
     public void close() {
         services.close();
+        // waiters try again at once, find the registry closing, and withdraw from the store's lines
+        services.states().mayHaveMissed();
         if (services.boundedStore() instanceof TimeBoundedLockStore bounded) {
-            bounded.awaitQuiet();
+            bounded.awaitQuiet(services::unsettled);
         }
+        services.storeClosed();
         AutoCloseable watch = releaseWatch;
         releaseWatch = null;
         if (watch != null) {

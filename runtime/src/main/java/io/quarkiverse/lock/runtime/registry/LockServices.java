@@ -3,6 +3,7 @@ package io.quarkiverse.lock.runtime.registry;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.runtime.observe.LockTracer;
@@ -30,6 +31,11 @@ final class LockServices {
     private final long defaultWaitNanos;
     private final Set<LeaseLine> renewals = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    private volatile boolean storeClosed;
+    /** Take-backs sent or waiting to be sent again, not yet answered or given up. */
+    private final AtomicInteger pendingTakeBacks = new AtomicInteger();
+    /** Acquisitions of this registry in a local line. */
+    private final AtomicInteger waiting = new AtomicInteger();
 
     /**
      * @param boundedStore the store, each operation bounded in time (the store itself if it answers at once)
@@ -106,7 +112,10 @@ final class LockServices {
         renewals.remove(renewal);
     }
 
-    /** Marks the registry closed and stops every lease renewal: acquisitions then fail, and nothing is retried. */
+    /**
+     * Marks the registry closing and stops every lease renewal: acquisitions then fail; take-backs are still sent,
+     * and tried again soon, until {@link #storeClosed()}.
+     */
     void close() {
         closed = true;
         for (LeaseLine renewal : renewals) {
@@ -116,5 +125,39 @@ final class LockServices {
 
     boolean isClosed() {
         return closed;
+    }
+
+    /** The store's connections close: nothing is tried again. */
+    void storeClosed() {
+        storeClosed = true;
+    }
+
+    boolean isStoreClosed() {
+        return storeClosed;
+    }
+
+    /** @param delta +1 when a take-back becomes pending, -1 when it was answered or given up */
+    void takeBackPending(int delta) {
+        pendingTakeBacks.addAndGet(delta);
+    }
+
+    /** @return how many take-backs were neither answered nor given up yet */
+    int pendingTakeBacks() {
+        return pendingTakeBacks.get();
+    }
+
+    /** @param delta +1 when an acquisition joins its key's local line, -1 when it leaves it */
+    void waiting(int delta) {
+        waiting.addAndGet(delta);
+    }
+
+    /** @return how many acquisitions of this registry wait in a local line, and so may have a place in the store's */
+    int waiting() {
+        return waiting.get();
+    }
+
+    /** @return how much is left to end before the store may close: waiting acquisitions and pending take-backs */
+    int unsettled() {
+        return waiting.get() + pendingTakeBacks.get();
     }
 }

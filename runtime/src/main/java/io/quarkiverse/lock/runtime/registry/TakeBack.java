@@ -1,5 +1,7 @@
 package io.quarkiverse.lock.runtime.registry;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.lock.spi.LockStore;
@@ -24,6 +26,8 @@ final class TakeBack {
     static final long FIRST_PAUSE_MILLIS = 100;
     static final long LONGEST_PAUSE_MILLIS = 5_000;
     static final long NO_EXPIRY_RETRY_MILLIS = 600_000;
+    /** The pause between tries while the registry closes: it lets take-backs finish before the store closes. */
+    static final long CLOSING_PAUSE_MILLIS = 20;
 
     private final LockServices services;
     private final String key;
@@ -31,6 +35,8 @@ final class TakeBack {
     private final long deadlineNanos;
     private final boolean withoutLease;
     private long pauseMillis = FIRST_PAUSE_MILLIS;
+    /** Whether this take-back counts among the registry's pending ones: from its making until answered or given up. */
+    private final AtomicBoolean pending = new AtomicBoolean();
 
     private TakeBack(LockServices services, String key, String owner, long leaseMillis) {
         this.services = services;
@@ -39,6 +45,8 @@ final class TakeBack {
         this.withoutLease = leaseMillis == LockStore.NO_EXPIRY;
         long retryMillis = withoutLease ? NO_EXPIRY_RETRY_MILLIS : leaseMillis;
         this.deadlineNanos = System.nanoTime() + retryMillis * 1_000_000;
+        // pending from now: a registry that closes waits for it, with no gap after what made it
+        pending();
     }
 
     /**
@@ -67,6 +75,7 @@ final class TakeBack {
     private Uni<Boolean> attempt() {
         return services.boundedStore().takeBack(key, owner)
                 .invoke(released -> {
+                    settled();
                     if (released) {
                         LOG.debugf("Took back lock '%s', granted to an acquisition that gave up", key);
                     }
@@ -77,8 +86,21 @@ final class TakeBack {
                 });
     }
 
+    private void pending() {
+        if (pending.compareAndSet(false, true)) {
+            services.takeBackPending(1);
+        }
+    }
+
+    private void settled() {
+        if (pending.compareAndSet(true, false)) {
+            services.takeBackPending(-1);
+        }
+    }
+
     private void retryLater(Throwable failure) {
         if (System.nanoTime() - deadlineNanos >= 0) {
+            settled();
             if (!withoutLease) {
                 LOG.debugf("Stopped taking back lock '%s' (%s): any grant to the acquisition that gave up has run out",
                         key, failure.getMessage());
@@ -89,13 +111,21 @@ final class TakeBack {
                     failure.getMessage());
             return;
         }
-        LOG.debugf("Could not take back lock '%s' (%s); trying again in %d ms", key, failure.getMessage(),
-                pauseMillis);
-        if (services.isClosed()) {
-            LOG.debugf("Not taking back lock '%s' again: the application is shutting down", key);
+        if (services.isStoreClosed()) {
+            settled();
+            if (withoutLease) {
+                LOG.errorf("Could not take back lock '%s' from an acquisition that gave up before the application "
+                        + "stopped (%s); if the store granted it, it stays held until an overriding handle releases it",
+                        key, failure.getMessage());
+            } else {
+                LOG.debugf("Not taking back lock '%s' again (%s): the application stopped; any grant to the "
+                        + "acquisition that gave up ends with its lease", key, failure.getMessage());
+            }
             return;
         }
-        long pause = pauseMillis;
+        // while the registry closes, tried again soon: the store's connections close once nothing is pending
+        long pause = services.isClosed() ? CLOSING_PAUSE_MILLIS : pauseMillis;
+        LOG.debugf("Could not take back lock '%s' (%s); trying again in %d ms", key, failure.getMessage(), pause);
         pauseMillis = Math.min(pauseMillis * 2, LONGEST_PAUSE_MILLIS);
         services.vertx().setTimer(pause, id -> attempt().subscribe().with(ignored -> {
         }));

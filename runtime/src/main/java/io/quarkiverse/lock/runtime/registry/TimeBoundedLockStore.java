@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntSupplier;
 
 import io.quarkiverse.lock.LockPage;
 import io.quarkiverse.lock.runtime.store.ForwardingLockStore;
@@ -197,17 +198,19 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
 
     /**
      * Waits until the store has ended every operation sent to it (a release, a take-back, the late answer of an
-     * acquisition and the take-back that follows it), for at most the operation timeout and a second: a registry that
-     * closes lets them finish before the store's connections close, so that closing never drops a take-back on its way
-     * (the lock it would free stays held, for ever if acquired forever). Returns at once on an event loop, which must
-     * not block.
+     * acquisition and the take-back that follows it) and nothing else is {@code pending}, for at most the operation
+     * timeout and a second: a registry that closes lets them finish before the store's connections close, so that
+     * closing never drops a take-back on its way (the lock it would free stays held, for ever if acquired forever).
+     * Returns at once on an event loop, which must not block.
+     *
+     * @param pending what else must end first, such as take-backs waiting to be tried again
      */
-    void awaitQuiet() {
+    void awaitQuiet(IntSupplier pending) {
         if (Context.isOnEventLoopThread()) {
             return;
         }
         long deadline = System.nanoTime() + timeout.toNanos() + TimeUnit.SECONDS.toNanos(1);
-        while (inFlight.get() > 0 && System.nanoTime() - deadline < 0) {
+        while ((inFlight.get() > 0 || pending.getAsInt() > 0) && System.nanoTime() - deadline < 0) {
             try {
                 Thread.sleep(5);
             } catch (InterruptedException e) {
