@@ -31,6 +31,9 @@ import io.vertx.redis.client.Redis;
 @Singleton
 public class RedisLockStoreProducer {
 
+    /** The default of {@code quarkus.redis.max-pool-size}. */
+    private static final int DEFAULT_MAX_POOL_SIZE = 6;
+
     /**
      * @param settings the validated settings
      * @param redis the store's runtime configuration
@@ -47,17 +50,36 @@ public class RedisLockStoreProducer {
                 keyPrefix(settings.keyPrefix()),
                 LockSettings.positive("quarkus.lock.redis.fencing-retention", redis.fencingRetention()),
                 redis.releaseNotifications(), replicaAcknowledgement(redis, client.clientName(), settings),
-                connections(redis.connections())));
+                connections(redis, client.clientName())));
     }
 
     /**
-     * @param connections the configured number of lock connections
-     * @return it
-     * @throws ConfigurationException if it is below 1
+     * @param redis the store's runtime configuration
+     * @param clientName the client's name, empty for the default client
+     * @return the number of lock connections
+     * @throws ConfigurationException if it is below 1, or the client's pool cannot hold them and the release
+     *         subscription: each is taken from the pool for good, and keys whose connection never opened would fail
+     *         every operation while the others work
      */
-    static int connections(int connections) {
+    static int connections(RedisLockRuntimeConfig redis, Optional<String> clientName) {
+        int connections = redis.connections();
         if (connections < 1) {
             throw new ConfigurationException("quarkus.lock.redis.connections must be at least 1, got " + connections);
+        }
+        String client = "quarkus.redis" + clientName.map(name -> "." + name).orElse("");
+        if ("cluster".equalsIgnoreCase(ConfigProvider.getConfig().getOptionalValue(client + ".client-type",
+                String.class).orElse("standalone"))) {
+            return connections;
+        }
+        int needed = connections + (redis.releaseNotifications() ? 1 : 0);
+        int pool = ConfigProvider.getConfig().getOptionalValue(client + ".max-pool-size", Integer.class)
+                .orElse(DEFAULT_MAX_POOL_SIZE);
+        if (pool < needed) {
+            throw new ConfigurationException("The Redis lock store holds " + needed + " connections of the client's "
+                    + "pool for good (quarkus.lock.redis.connections=" + connections
+                    + (redis.releaseNotifications() ? ", and one for release notifications" : "") + "), but "
+                    + client + ".max-pool-size is " + pool + ": raise it by at least " + (needed - pool)
+                    + ", besides what the application uses, or lower quarkus.lock.redis.connections");
         }
         return connections;
     }
