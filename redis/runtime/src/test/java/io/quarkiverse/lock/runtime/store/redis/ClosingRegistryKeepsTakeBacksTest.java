@@ -40,34 +40,16 @@ class ClosingRegistryKeepsTakeBacksTest {
         FaultProxy proxy = redis.faultProxy();
         DefaultLockRegistry registry = redis.registry(quietStore(proxy), Duration.ofSeconds(5));
         String key = "closing-" + UUID.randomUUID();
-        AtomicBoolean delayed = new AtomicBoolean();
-        proxy.rule(exchange -> exchange.request() != null && exchange.request().contains("lock:{" + key + "}")
-                && delayed.compareAndSet(false, true) ? Fault.delay(Duration.ofMillis(1500)) : Fault.pass());
-
-        Cancellable acquisition = registry.obtain(key).acquireForever().subscribe().with(ignored -> {
-        }, ignored -> {
-        });
-        // Redis granted it; its reply is on its way
-        redis.awaitHeld(key);
-        acquisition.cancel();
-        // from now on, requests are held in the network: the take-back, sent once the attempt is answered
-        proxy.holdRequests(request -> true);
         long[] closeMillis = new long[2];
         long t0 = System.nanoTime();
         Thread closer = new Thread(() -> {
             registry.close();
             closeMillis[1] = (System.nanoTime() - t0) / 1_000_000;
         }, "closer");
-        closer.start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (proxy.heldRequests() == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertThat(proxy.heldRequests()).as("the take-back was sent").isPositive();
+        cancelAGrantAndHoldItsTakeBack(proxy, registry, key, Duration.ofMillis(1500), closer::start);
         // the connection breaks before the take-back reached Redis; the network is fine again at once
         closeMillis[0] = (System.nanoTime() - t0) / 1_000_000;
-        proxy.cutAll();
-        proxy.deliverHeld();
+        breakAndHeal(proxy);
         closer.join(10_000);
         Thread.sleep(2_000);
 
@@ -87,23 +69,9 @@ class ClosingRegistryKeepsTakeBacksTest {
         FaultProxy proxy = redis.faultProxy();
         DefaultLockRegistry registry = redis.registry(quietStore(proxy), Duration.ofSeconds(5));
         String key = "closing-retry-" + UUID.randomUUID();
-        AtomicBoolean delayed = new AtomicBoolean();
-        proxy.rule(exchange -> exchange.request() != null && exchange.request().contains("lock:{" + key + "}")
-                && delayed.compareAndSet(false, true) ? Fault.delay(Duration.ofMillis(800)) : Fault.pass());
-
-        Cancellable acquisition = registry.obtain(key).acquireForever().subscribe().with(ignored -> {
-        }, ignored -> {
+        cancelAGrantAndHoldItsTakeBack(proxy, registry, key, Duration.ofMillis(800), () -> {
         });
-        redis.awaitHeld(key);
-        acquisition.cancel();
-        proxy.holdRequests(request -> true);
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (proxy.heldRequests() == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertThat(proxy.heldRequests()).as("the take-back was sent").isPositive();
-        proxy.cutAll();
-        proxy.deliverHeld();
+        breakAndHeal(proxy);
         // the take-back failed; its retry is due 100 ms after the failure
         Thread.sleep(30);
         long closing = System.nanoTime();
@@ -126,26 +94,45 @@ class ClosingRegistryKeepsTakeBacksTest {
         FaultProxy proxy = redis.faultProxy();
         DefaultLockRegistry registry = redis.registry(quietStore(proxy), Duration.ofSeconds(5));
         String key = "control-" + UUID.randomUUID();
+        cancelAGrantAndHoldItsTakeBack(proxy, registry, key, Duration.ofMillis(800), () -> {
+        });
+        breakAndHeal(proxy);
+        Thread.sleep(2_000);
+
+        assertThat(redis.server().send("EXISTS lock:{" + key + "}")).as(redis.keyInRedis(key)).isEqualTo(":0");
+    }
+
+    /**
+     * Acquires {@code key} for ever with its reply delayed by {@code replyDelay}, cancels the acquisition once Redis
+     * granted it, then holds every request in the network, and waits until the take-back that follows the reply is
+     * held.
+     *
+     * @param afterCancel run once the requests are held, before waiting for the take-back
+     */
+    private void cancelAGrantAndHoldItsTakeBack(FaultProxy proxy, DefaultLockRegistry registry, String key,
+            Duration replyDelay, Runnable afterCancel) throws Exception {
         AtomicBoolean delayed = new AtomicBoolean();
         proxy.rule(exchange -> exchange.request() != null && exchange.request().contains("lock:{" + key + "}")
-                && delayed.compareAndSet(false, true) ? Fault.delay(Duration.ofMillis(800)) : Fault.pass());
-
+                && delayed.compareAndSet(false, true) ? Fault.delay(replyDelay) : Fault.pass());
         Cancellable acquisition = registry.obtain(key).acquireForever().subscribe().with(ignored -> {
         }, ignored -> {
         });
+        // Redis granted it; its reply is on its way
         redis.awaitHeld(key);
         acquisition.cancel();
         proxy.holdRequests(request -> true);
+        afterCancel.run();
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         while (proxy.heldRequests() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
         assertThat(proxy.heldRequests()).as("the take-back was sent").isPositive();
+    }
+
+    /** The connections break before the held take-back reached Redis; the network is fine again at once. */
+    private static void breakAndHeal(FaultProxy proxy) {
         proxy.cutAll();
         proxy.deliverHeld();
-        Thread.sleep(2_000);
-
-        assertThat(redis.server().send("EXISTS lock:{" + key + "}")).as(redis.keyInRedis(key)).isEqualTo(":0");
     }
 
     /**
