@@ -3,8 +3,6 @@ package io.quarkiverse.lock.deployment.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -12,15 +10,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.store.jdbc.JdbcLockStore;
-import io.quarkiverse.lock.runtime.store.jdbc.JdbcLockStoreSettings;
-import io.quarkiverse.lock.runtime.store.jdbc.JdbcTable;
-import io.quarkiverse.lock.spi.LockRegistrySettings;
 import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.quarkiverse.lock.tck.StoreRecovery;
-import io.vertx.core.Vertx;
 
 /**
  * An acquisition of an instance that shuts down, waiting in the database's line, withdraws before the store closes:
@@ -33,15 +25,11 @@ class JdbcClosingRegistryWaiterTest {
     private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(2);
     private static final Duration RECOVERY = Duration.ofSeconds(8);
 
-    private final Vertx vertx = Vertx.vertx();
-    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+    private final JdbcInstances instances = new JdbcInstances();
 
     @AfterEach
     void close() throws Exception {
-        while (!opened.isEmpty()) {
-            opened.pop().close();
-        }
-        vertx.close().toCompletionStage().toCompletableFuture().join();
+        instances.close();
     }
 
     @ParameterizedTest
@@ -49,12 +37,12 @@ class JdbcClosingRegistryWaiterTest {
     void aWaiterOfAClosedRegistryIsNotHandedTheLock(ServerDatabase database) throws Exception {
         int port = database.shared().port();
         String table = "closing_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        StandaloneLockRegistry other = registry(database, port, table);
+        StandaloneLockRegistry other = instances.registry(database, port, table, OPERATION_TIMEOUT);
         int rounds = 5;
         int ghosts = 0;
         String example = null;
         for (int i = 0; i < rounds; i++) {
-            StandaloneLockRegistry closing = registry(database, port, table);
+            StandaloneLockRegistry closing = instances.registry(database, port, table, OPERATION_TIMEOUT);
             String key = "closing-waiter-" + i + "-" + UUID.randomUUID();
             ReactiveDistributedLock holder = other.obtain(key);
             assertThat(StoreRecovery.await(() -> holder.acquireOnce().await().atMost(RECOVERY), acquired -> acquired,
@@ -75,16 +63,5 @@ class JdbcClosingRegistryWaiterTest {
         }
         assertThat(ghosts).as("of %d rounds on %s, a free lock was handed to the closed registry's waiter and stayed "
                 + "held by it; e.g. %s", rounds, database, example).isZero();
-    }
-
-    private StandaloneLockRegistry registry(ServerDatabase database, int port, String table) {
-        AgroalDataSource pool = database.pool(port, 8);
-        opened.push(pool);
-        JdbcLockStore store = new JdbcLockStore(vertx, pool, new JdbcLockStoreSettings(JdbcTable.parse(table), "", true,
-                4, Duration.ofMillis(100), Duration.ofHours(1), OPERATION_TIMEOUT));
-        StandaloneLockRegistry registry = StandaloneLockRegistry.over(store, vertx)
-                .settings(LockRegistrySettings.defaults().withOperationTimeout(OPERATION_TIMEOUT)).start();
-        opened.push(registry);
-        return registry;
     }
 }

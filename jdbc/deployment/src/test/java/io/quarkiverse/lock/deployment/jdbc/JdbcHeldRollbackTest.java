@@ -7,8 +7,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -24,12 +22,10 @@ import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.store.jdbc.JdbcLockStore;
 import io.quarkiverse.lock.runtime.store.jdbc.JdbcLockStoreSettings;
 import io.quarkiverse.lock.runtime.store.jdbc.JdbcTable;
-import io.quarkiverse.lock.spi.LockRegistrySettings;
 import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.quarkiverse.lock.testsupport.MariaDbServer;
 import io.quarkiverse.lock.testsupport.PostgresServer;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
-import io.vertx.core.Vertx;
 
 /**
  * A write transaction that the server answered with an error after it locked the key's row (a lock wait that ran into
@@ -47,15 +43,11 @@ class JdbcHeldRollbackTest {
     private static final Duration OTHERS_TIMEOUT = Duration.ofSeconds(2);
     private static final Duration RECOVERY = Duration.ofSeconds(20);
 
-    private final Vertx vertx = Vertx.vertx();
-    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+    private final JdbcInstances instances = new JdbcInstances();
 
     @AfterEach
     void close() throws Exception {
-        while (!opened.isEmpty()) {
-            opened.pop().close();
-        }
-        vertx.close().toCompletionStage().toCompletableFuture().join();
+        instances.close();
     }
 
     @ParameterizedTest
@@ -63,13 +55,13 @@ class JdbcHeldRollbackTest {
     void aRollbackHeldOnTheWayAfterAnAnsweredErrorDoesNotKeepTheKeyLocked(ServerDatabase database) throws Exception {
         int port = database.shared().port();
         FaultProxy proxy = FaultProxy.start("127.0.0.1", port, database.protocol());
-        opened.push(proxy::deliverHeld);
-        opened.push(proxy);
+        instances.closing(proxy::deliverHeld);
+        instances.closing(proxy);
         String table = "rb_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         String key = "rollback-" + UUID.randomUUID();
 
         // the other instances, reached directly
-        StandaloneLockRegistry others = registry(database.pool(port, 8), table, OTHERS_TIMEOUT);
+        StandaloneLockRegistry others = instances.registry(database, port, table, OTHERS_TIMEOUT);
         ReactiveDistributedLock holder = others.obtain(key);
         assertThat(holder.acquireOnce().await().atMost(RECOVERY)).isTrue();
 
@@ -80,14 +72,15 @@ class JdbcHeldRollbackTest {
                         PostgresServer.SUPERUSER, PostgresServer.SUPERUSER_PASSWORD, 4)
                 : JdbcStoreTck.pool("jdbc:mariadb://127.0.0.1:" + proxy.port() + "/" + MariaDbServer.DATABASE
                         + "?sessionVariables=innodb_lock_wait_timeout=1", MariaDbServer.USER, MariaDbServer.PASSWORD, 4);
-        opened.push(viaProxy);
-        JdbcLockStore store = new JdbcLockStore(vertx, viaProxy, new JdbcLockStoreSettings(JdbcTable.parse(table), "",
-                true, 4, Duration.ofMillis(20), Duration.ofHours(1), OPERATION_TIMEOUT));
-        opened.push(store::close);
+        instances.closing(viaProxy);
+        JdbcLockStore store = new JdbcLockStore(instances.vertx(), viaProxy,
+                new JdbcLockStoreSettings(JdbcTable.parse(table), "",
+                        true, 4, Duration.ofMillis(20), Duration.ofHours(1), OPERATION_TIMEOUT));
+        instances.closing(store::close);
 
         // another session makes this instance's insert into the line wait (as a slow or busy server would)
         Connection side = direct(database, port);
-        opened.push(side);
+        instances.closing(side);
         side.setAutoCommit(false);
         try (Statement statement = side.createStatement()) {
             if (database == ServerDatabase.POSTGRESQL) {
@@ -150,16 +143,6 @@ class JdbcHeldRollbackTest {
                 sessions(database, port, table)).isTrue();
         ReactiveDistributedLock next = others.obtain(key);
         assertThat(next.acquireOnce().await().atMost(RECOVERY)).as("the lock is free for the next").isTrue();
-    }
-
-    private StandaloneLockRegistry registry(AgroalDataSource pool, String table, Duration timeout) {
-        opened.push(pool);
-        JdbcLockStore store = new JdbcLockStore(vertx, pool, new JdbcLockStoreSettings(JdbcTable.parse(table), "", true,
-                4, Duration.ofMillis(20), Duration.ofHours(1), timeout));
-        StandaloneLockRegistry registry = StandaloneLockRegistry.over(store, vertx)
-                .settings(LockRegistrySettings.defaults().withOperationTimeout(timeout)).start();
-        opened.push(registry);
-        return registry;
     }
 
     private static Connection direct(ServerDatabase database, int port) throws Exception {

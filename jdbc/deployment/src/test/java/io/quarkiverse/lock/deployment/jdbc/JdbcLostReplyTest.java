@@ -3,9 +3,7 @@ package io.quarkiverse.lock.deployment.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,19 +12,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.lock.LockException;
 import io.quarkiverse.lock.ReactiveDistributedLock;
-import io.quarkiverse.lock.runtime.store.jdbc.JdbcLockStore;
-import io.quarkiverse.lock.runtime.store.jdbc.JdbcLockStoreSettings;
-import io.quarkiverse.lock.runtime.store.jdbc.JdbcTable;
-import io.quarkiverse.lock.spi.LockRegistrySettings;
 import io.quarkiverse.lock.spi.StandaloneLockRegistry;
 import io.quarkiverse.lock.tck.StoreRecovery;
 import io.quarkiverse.lock.testsupport.BoundedFailure;
 import io.quarkiverse.lock.testsupport.proxy.Fault;
 import io.quarkiverse.lock.testsupport.proxy.FaultProxy;
-import io.vertx.core.Vertx;
 
 /**
  * The JDBC store's grants whose outcome its caller cannot know, through a proxy between the JDBC driver and a private
@@ -44,18 +36,12 @@ class JdbcLostReplyTest {
     private static final String GRANT_ALONE = " AND queued = 0 AND (owner IS NULL OR held_until <= ";
     private static final Duration MARGIN = Duration.ofSeconds(2);
     private static final Duration RECOVERY = Duration.ofSeconds(8);
-    /** The store's threads. */
-    private static final int THREADS = 4;
 
-    private final Vertx vertx = Vertx.vertx();
-    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+    private final JdbcInstances instances = new JdbcInstances();
 
     @AfterEach
     void close() throws Exception {
-        while (!opened.isEmpty()) {
-            opened.pop().close();
-        }
-        vertx.close().toCompletionStage().toCompletableFuture().join();
+        instances.close();
     }
 
     /**
@@ -73,12 +59,12 @@ class JdbcLostReplyTest {
         int port = database.shared().port();
         FaultProxy proxy = FaultProxy.start("127.0.0.1", port, database.protocol())
                 .rule(exchange -> dropping.get() && grants(exchange.request()) ? Fault.drop() : Fault.pass());
-        opened.push(proxy);
+        instances.closing(proxy);
         String table = "lost_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        StandaloneLockRegistry registry = registry(database, proxy.port(), table);
-        StandaloneLockRegistry other = registry(database, port, table);
+        StandaloneLockRegistry registry = instances.registry(database, proxy.port(), table, OPERATION_TIMEOUT);
+        StandaloneLockRegistry other = instances.registry(database, port, table, OPERATION_TIMEOUT);
         List<String> keys = new ArrayList<>();
-        for (int i = 0; i <= THREADS; i++) {
+        for (int i = 0; i <= JdbcInstances.THREADS; i++) {
             keys.add("lost-" + i + "-" + UUID.randomUUID());
         }
         ReactiveDistributedLock first = registry.obtain(keys.get(0));
@@ -128,10 +114,10 @@ class JdbcLostReplyTest {
     void aGrantHeldOnTheWayIsNotStrandedAfterItsTakeBack(ServerDatabase database) throws Exception {
         int port = database.shared().port();
         FaultProxy proxy = FaultProxy.start("127.0.0.1", port, database.protocol());
-        opened.push(proxy);
+        instances.closing(proxy);
         String table = "held_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        StandaloneLockRegistry registry = registry(database, proxy.port(), table);
-        StandaloneLockRegistry other = registry(database, port, table);
+        StandaloneLockRegistry registry = instances.registry(database, proxy.port(), table, OPERATION_TIMEOUT);
+        StandaloneLockRegistry other = instances.registry(database, port, table, OPERATION_TIMEOUT);
         String key = "held-" + UUID.randomUUID();
 
         // the key's row exists, so the next acquisition is the one statement
@@ -173,14 +159,4 @@ class JdbcLostReplyTest {
         return "COMMIT".equals(request) || (request != null && request.contains(GRANT_ALONE));
     }
 
-    private StandaloneLockRegistry registry(ServerDatabase database, int port, String table) {
-        AgroalDataSource pool = database.pool(port, 8);
-        opened.push(pool);
-        JdbcLockStore store = new JdbcLockStore(vertx, pool, new JdbcLockStoreSettings(JdbcTable.parse(table), "", true,
-                THREADS, Duration.ofMillis(100), Duration.ofHours(1), OPERATION_TIMEOUT));
-        StandaloneLockRegistry registry = StandaloneLockRegistry.over(store, vertx)
-                .settings(LockRegistrySettings.defaults().withOperationTimeout(OPERATION_TIMEOUT)).start();
-        opened.push(registry);
-        return registry;
-    }
 }
