@@ -66,19 +66,18 @@ public class RedisLockStoreProducer {
         if (connections < 1) {
             throw new ConfigurationException("quarkus.lock.redis.connections must be at least 1, got " + connections);
         }
-        String client = "quarkus.redis" + clientName.map(name -> "." + name).orElse("");
-        if ("cluster".equalsIgnoreCase(ConfigProvider.getConfig().getOptionalValue(client + ".client-type",
-                String.class).orElse("standalone"))) {
+        if (isCluster(clientName)) {
             return connections;
         }
         int needed = connections + (redis.releaseNotifications() ? 1 : 0);
-        int pool = ConfigProvider.getConfig().getOptionalValue(client + ".max-pool-size", Integer.class)
+        String maxPoolSize = clientProperty(clientName, "max-pool-size");
+        int pool = ConfigProvider.getConfig().getOptionalValue(maxPoolSize, Integer.class)
                 .orElse(DEFAULT_MAX_POOL_SIZE);
         if (pool < needed) {
             throw new ConfigurationException("The Redis lock store holds " + needed + " connections of the client's "
                     + "pool for good (quarkus.lock.redis.connections=" + connections
                     + (redis.releaseNotifications() ? ", and one for release notifications" : "") + "), but "
-                    + client + ".max-pool-size is " + pool + ": raise it by at least " + (needed - pool)
+                    + maxPoolSize + " is " + pool + ": raise it by at least " + (needed - pool)
                     + ", besides what the application uses, or lower quarkus.lock.redis.connections");
         }
         return connections;
@@ -111,8 +110,8 @@ public class RedisLockStoreProducer {
                 : ActiveResult.inactive("the Redis extension did not create it");
         if (!active.value()) {
             throw new ConfigurationException("quarkus.lock.redis.client-name names the Redis client '"
-                    + name.orElse("<default>") + "', but no such client is configured (set quarkus.redis"
-                    + name.map(n -> "." + n).orElse("") + ".hosts): " + active.inactiveReason());
+                    + name.orElse("<default>") + "', but no such client is configured (set "
+                    + clientProperty(name, "hosts") + "): " + active.inactiveReason());
         }
         return client.get();
     }
@@ -139,13 +138,30 @@ public class RedisLockStoreProducer {
             throw new ConfigurationException(replicaTimeout.property() + " (" + timeout + ") must be shorter than "
                     + "quarkus.lock.operation-timeout (" + settings.operationTimeout() + ")");
         }
-        String clientType = "quarkus.redis" + clientName.map(name -> "." + name).orElse("") + ".client-type";
-        if ("cluster".equalsIgnoreCase(ConfigProvider.getConfig().getOptionalValue(clientType, String.class)
-                .orElse("standalone"))) {
-            throw new ConfigurationException("quarkus.lock.redis.wait-replicas is not supported with " + clientType
+        if (isCluster(clientName)) {
+            throw new ConfigurationException("quarkus.lock.redis.wait-replicas is not supported with "
+                    + clientProperty(clientName, "client-type")
                     + "=cluster: the cluster client sends WAIT to a node of its choosing, not to the one that granted "
                     + "the lock");
         }
         return new ReplicaAcknowledgement(redis.waitReplicas(), timeout.toMillis());
+    }
+
+    /** @return whether the client is configured as a Redis Cluster client */
+    private static boolean isCluster(Optional<String> clientName) {
+        return "cluster".equalsIgnoreCase(ConfigProvider.getConfig()
+                .getOptionalValue(clientProperty(clientName, "client-type"), String.class).orElse("standalone"));
+    }
+
+    /**
+     * @param clientName the client's name, empty for the default client
+     * @param property the property of the Redis extension's client configuration, such as {@code max-pool-size}
+     * @return the property's name for that client: {@code quarkus.redis.<property>} for the default client,
+     *         {@code quarkus.redis.<name>.<property>}, or {@code quarkus.redis."<name>".<property>} for a name that
+     *         holds a dot, which configuration reads only quoted
+     */
+    static String clientProperty(Optional<String> clientName, String property) {
+        return "quarkus.redis" + clientName.map(name -> name.indexOf('.') >= 0 ? ".\"" + name + "\"" : "." + name)
+                .orElse("") + "." + property;
     }
 }
