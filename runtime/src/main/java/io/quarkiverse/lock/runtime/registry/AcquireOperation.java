@@ -85,7 +85,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
         run.start();
     }
 
-    private final class Run implements UniSubscription {
+    private final class Run implements UniSubscription, LockServices.Unsettled {
 
         private final UniSubscriber<? super Hold> downstream;
         private final String owner;
@@ -109,11 +109,16 @@ final class AcquireOperation extends AbstractUni<Hold> {
                 Waiter joined = ledger.join(() -> {
                     Waiter waiter = services.states().join(key, owner, this::onHandedOver);
                     if (countedWaiting.compareAndSet(false, true)) {
-                        services.waiting(1);
+                        services.unsettled(this);
                     }
                     return waiter;
                 });
                 if (joined == null) {
+                    return;
+                }
+                if (services.isClosed()) {
+                    // the registry began closing as this acquisition joined its line, and may have missed it
+                    attempt();
                     return;
                 }
                 span.queued(joined.placeAtJoin());
@@ -127,6 +132,16 @@ final class AcquireOperation extends AbstractUni<Hold> {
 
         private boolean waits() {
             return ledger.waiter() != null;
+        }
+
+        /** The registry closes: the waiter stops its pause and tries now, which fails, and withdraws. */
+        @Override
+        public void hurry() {
+            Cancellable paused = pause;
+            if (paused != null) {
+                paused.cancel();
+            }
+            attempt();
         }
 
         /** Submits one attempt, unless the acquisition ended or an attempt is in flight. */
@@ -248,6 +263,15 @@ final class AcquireOperation extends AbstractUni<Hold> {
          *        was heard
          */
         private void granted(long token, long leaseSinceNanos, long askedNanos) {
+            if (services.isClosed()) {
+                // granted while the registry closes: nobody could release it once the store closed
+                Uni<Boolean> takeBack = takeBack();
+                finish();
+                takeBack.subscribe().with(ignored -> deliverFailure(handle.storeFailure(
+                        overriding ? "take over" : "acquire",
+                        new IllegalStateException("the application is shutting down"))));
+                return;
+            }
             finish();
             Hold hold = handle.onGranted(owner, token, leaseMillis, leaseSinceNanos, askedNanos);
             if (hold == null) {
@@ -303,7 +327,7 @@ final class AcquireOperation extends AbstractUni<Hold> {
                 services.states().leave(joined);
             }
             if (countedWaiting.compareAndSet(true, false)) {
-                services.waiting(-1);
+                services.settled(this);
             }
         }
 

@@ -29,6 +29,8 @@ public final class DefaultLockRegistry implements LockRegistry {
     private final LockServices services;
     private final HandleOptions[] defaultOptions;
     private volatile AutoCloseable releaseWatch;
+    /** How long closing waits at most for what was sent to the store: the operation timeout and a second. */
+    private final long closeBoundNanos;
 
     /**
      * @param store where the locks live
@@ -75,6 +77,7 @@ public final class DefaultLockRegistry implements LockRegistry {
                         new StoreOutage(store.name(), observer, System::nanoTime));
         this.services = new LockServices(bounded, states, waitStrategy, vertx, observer, tracer, settings.defaultLease(),
                 settings.defaultWait());
+        this.closeBoundNanos = settings.operationTimeout().plusSeconds(1).toNanos();
         this.defaultOptions = new HandleOptions[LockType.values().length];
         for (LockType type : LockType.values()) {
             defaultOptions[type.ordinal()] = HandleOptions.defaults(type, settings.renewLease());
@@ -99,17 +102,22 @@ public final class DefaultLockRegistry implements LockRegistry {
     /**
      * Stops listening to release notifications, stops every lease renewal (the locks this application still holds
      * then free when their leases run out, as they would if it crashed) and closes the store's connections, once the
-     * store has ended the operations sent to it, every waiting acquisition has withdrawn from its line (each is woken,
-     * and fails as the registry closes) and no take-back is left to try again (they are tried again every 20 ms
-     * meanwhile); at most the operation timeout and a second, and not at all when called on an event loop.
+     * store has ended the operations sent to it, every waiting acquisition has withdrawn from its line (each fails at
+     * once, as the registry closes) and no take-back is left to try again (each is tried again at once, then every
+     * 20 ms); at most the operation timeout and a second. An acquisition granted from now on is taken back, and its
+     * caller told it failed. Called on an event loop, which must not block, it returns at once and the store closes
+     * later; an interrupt of the calling thread does not cut the wait short.
      */
     public void close() {
         services.close();
-        // waiters try again at once, find the registry closing, and withdraw from the store's lines
-        services.states().mayHaveMissed();
-        if (services.boundedStore() instanceof TimeBoundedLockStore bounded) {
-            bounded.awaitQuiet(services::unsettled);
-        }
+        services.hurryUnsettled();
+        LockStore bounded = services.boundedStore();
+        WhenSettled.run(() -> services.unsettled() == 0
+                && (!(bounded instanceof TimeBoundedLockStore timed) || timed.quiet()),
+                System.nanoTime() + closeBoundNanos, services.vertx(), this::closeStore);
+    }
+
+    private void closeStore() {
         services.storeClosed();
         AutoCloseable watch = releaseWatch;
         releaseWatch = null;

@@ -3,7 +3,6 @@ package io.quarkiverse.lock.runtime.registry;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.quarkiverse.lock.runtime.observe.LockObserver;
 import io.quarkiverse.lock.runtime.observe.LockTracer;
@@ -32,10 +31,8 @@ final class LockServices {
     private final Set<LeaseLine> renewals = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private volatile boolean storeClosed;
-    /** Take-backs sent or waiting to be sent again, not yet answered or given up. */
-    private final AtomicInteger pendingTakeBacks = new AtomicInteger();
-    /** Acquisitions of this registry in a local line. */
-    private final AtomicInteger waiting = new AtomicInteger();
+    /** What the store's connections must outlive: waiting acquisitions, take-backs not yet answered or given up. */
+    private final Set<Unsettled> unsettled = ConcurrentHashMap.newKeySet();
 
     /**
      * @param boundedStore the store, each operation bounded in time (the store itself if it answers at once)
@@ -136,28 +133,32 @@ final class LockServices {
         return storeClosed;
     }
 
-    /** @param delta +1 when a take-back becomes pending, -1 when it was answered or given up */
-    void takeBackPending(int delta) {
-        pendingTakeBacks.addAndGet(delta);
+    /** Work that the store's connections must outlive when the registry closes. */
+    interface Unsettled {
+
+        /** The registry closes: ends as soon as it can (a waiter fails and withdraws, a take-back tries again now). */
+        void hurry();
     }
 
-    /** @return how many take-backs were neither answered nor given up yet */
-    int pendingTakeBacks() {
-        return pendingTakeBacks.get();
+    /** @param work unsettled from now until {@link #settled} */
+    void unsettled(Unsettled work) {
+        unsettled.add(work);
     }
 
-    /** @param delta +1 when an acquisition joins its key's local line, -1 when it leaves it */
-    void waiting(int delta) {
-        waiting.addAndGet(delta);
+    /** @param work settled: it needs the store no more */
+    void settled(Unsettled work) {
+        unsettled.remove(work);
     }
 
-    /** @return how many acquisitions of this registry wait in a local line, and so may have a place in the store's */
-    int waiting() {
-        return waiting.get();
-    }
-
-    /** @return how much is left to end before the store may close: waiting acquisitions and pending take-backs */
+    /** @return how much is left to end before the store may close */
     int unsettled() {
-        return waiting.get() + pendingTakeBacks.get();
+        return unsettled.size();
+    }
+
+    /** Tells every unsettled work to end as soon as it can. */
+    void hurryUnsettled() {
+        for (Unsettled work : unsettled) {
+            work.hurry();
+        }
     }
 }

@@ -20,7 +20,7 @@ import io.smallrye.mutiny.Uni;
  * after the acquisition's own command on the same connection (or on a new one after that one was lost), so the store
  * runs it after the acquisition it takes back.
  */
-final class TakeBack {
+final class TakeBack implements LockServices.Unsettled {
 
     private static final Logger LOG = Logger.getLogger(TakeBack.class);
     static final long FIRST_PAUSE_MILLIS = 100;
@@ -37,6 +37,8 @@ final class TakeBack {
     private long pauseMillis = FIRST_PAUSE_MILLIS;
     /** Whether this take-back counts among the registry's pending ones: from its making until answered or given up. */
     private final AtomicBoolean pending = new AtomicBoolean();
+    /** The timer of the retry waiting out its pause, or -1. */
+    private volatile long retryTimer = -1;
 
     private TakeBack(LockServices services, String key, String owner, long leaseMillis) {
         this.services = services;
@@ -88,14 +90,28 @@ final class TakeBack {
 
     private void pending() {
         if (pending.compareAndSet(false, true)) {
-            services.takeBackPending(1);
+            services.unsettled(this);
         }
     }
 
     private void settled() {
         if (pending.compareAndSet(true, false)) {
-            services.takeBackPending(-1);
+            services.settled(this);
         }
+    }
+
+    /** The registry closes: a retry waiting out its pause is made now. */
+    @Override
+    public void hurry() {
+        long timer = retryTimer;
+        if (timer >= 0 && services.vertx().cancelTimer(timer)) {
+            retry();
+        }
+    }
+
+    private void retry() {
+        attempt().subscribe().with(ignored -> {
+        });
     }
 
     private void retryLater(Throwable failure) {
@@ -127,7 +143,10 @@ final class TakeBack {
         long pause = services.isClosed() ? CLOSING_PAUSE_MILLIS : pauseMillis;
         LOG.debugf("Could not take back lock '%s' (%s); trying again in %d ms", key, failure.getMessage(), pause);
         pauseMillis = Math.min(pauseMillis * 2, LONGEST_PAUSE_MILLIS);
-        services.vertx().setTimer(pause, id -> attempt().subscribe().with(ignored -> {
-        }));
+        retryTimer = services.vertx().setTimer(pause, id -> retry());
+        if (pause != CLOSING_PAUSE_MILLIS && services.isClosed()) {
+            // the registry began closing while this pause was chosen, and may have missed this timer
+            hurry();
+        }
     }
 }

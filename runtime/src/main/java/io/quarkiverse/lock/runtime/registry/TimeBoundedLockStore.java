@@ -1,11 +1,9 @@
 package io.quarkiverse.lock.runtime.registry;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.IntSupplier;
 
 import io.quarkiverse.lock.LockPage;
 import io.quarkiverse.lock.runtime.store.ForwardingLockStore;
@@ -13,7 +11,6 @@ import io.quarkiverse.lock.spi.AcquireResult;
 import io.quarkiverse.lock.spi.LockStore;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
-import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
 /**
@@ -197,27 +194,12 @@ final class TimeBoundedLockStore extends ForwardingLockStore {
     }
 
     /**
-     * Waits until the store has ended every operation sent to it (a release, a take-back, the late answer of an
-     * acquisition and the take-back that follows it) and nothing else is {@code pending}, for at most the operation
-     * timeout and a second: a registry that closes lets them finish before the store's connections close, so that
-     * closing never drops a take-back on its way (the lock it would free stays held, for ever if acquired forever).
-     * Returns at once on an event loop, which must not block.
-     *
-     * @param pending what else must end first, such as take-backs waiting to be tried again
+     * @return whether the store has ended every operation sent to it (a release, a take-back, the late answer of an
+     *         acquisition), answered or not: a closing registry closes the store only then, or at its deadline, so
+     *         closing never drops a take-back on its way
      */
-    void awaitQuiet(IntSupplier pending) {
-        if (Context.isOnEventLoopThread()) {
-            return;
-        }
-        long deadline = System.nanoTime() + timeout.toNanos() + TimeUnit.SECONDS.toNanos(1);
-        while ((inFlight.get() > 0 || pending.getAsInt() > 0) && System.nanoTime() - deadline < 0) {
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+    boolean quiet() {
+        return inFlight.get() == 0;
     }
 
     /**

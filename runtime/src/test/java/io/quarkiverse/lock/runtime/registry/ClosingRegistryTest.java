@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.lock.ReactiveDistributedLock;
 import io.quarkiverse.lock.runtime.store.ForwardingLockStore;
 import io.quarkiverse.lock.runtime.store.inmemory.InMemoryLockStore;
 import io.quarkiverse.lock.runtime.waiting.LocalLockStates;
@@ -21,7 +23,8 @@ import io.smallrye.mutiny.subscription.Cancellable;
  * A registry that closes lets the store end what was sent to it before its connections close: an acquisition cancelled
  * just before the close, whose attempt the store grants only later (a command on the wire), is taken back after that
  * grant, so the lock does not stay held, for the acquisition's whole lease, by an acquisition nobody tracks. The store
- * here refuses whatever reaches it once it is closed, as a closed connection does.
+ * here refuses whatever reaches it once it is closed, as a closed connection does. And every waiting acquisition of
+ * the closing registry fails at once, even one behind another registry's in a shared local line.
  */
 class ClosingRegistryTest {
 
@@ -55,6 +58,41 @@ class ClosingRegistryTest {
 
         assertThat(RegistryFixture.await(other.obtain(key).acquireOnce()))
                 .as("the lock is free once the closed registry's late grant was taken back").isTrue();
+    }
+
+    /**
+     * Registries over the in-memory store share their local state: the closing registry's acquisition waits in the
+     * local line behind another registry's head. Closing tells it at once that it failed, not at its turn or the end
+     * of its wait, and leaves the other registry's waiter waiting.
+     */
+    @Test
+    void aWaiterBehindAnotherRegistrysHeadFailsWhenItsRegistryCloses() throws Exception {
+        InMemoryLockStore store = new InMemoryLockStore(InstantSource.system());
+        LocalLockStates shared = new LocalLockStates();
+        var settings = RegistryFixture.settings(Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(5));
+        DefaultLockRegistry holding = locks.start(store, settings, shared);
+        DefaultLockRegistry staying = locks.start(store, settings, shared);
+        DefaultLockRegistry closing = RegistryFixture.started(store, settings, shared, locks.vertx());
+        String key = "shared-" + UUID.randomUUID();
+        ReactiveDistributedLock holder = holding.obtain(key);
+        assertThat(RegistryFixture.await(holder.acquireOnce())).isTrue();
+        AtomicReference<Object> head = new AtomicReference<>();
+        staying.obtain(key).acquire(Duration.ofSeconds(30), LEASE).subscribe().with(head::set, head::set);
+        AtomicReference<Object> behind = new AtomicReference<>();
+        closing.obtain(key).acquire(Duration.ofSeconds(30), LEASE).subscribe().with(behind::set, behind::set);
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (shared.get(key).waiting() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(shared.get(key).waiting()).as("both wait in the local line").isEqualTo(2);
+
+        closing.close();
+
+        assertThat(behind.get()).as("the closing registry's waiter was told it failed when close() returned")
+                .isInstanceOf(Throwable.class);
+        assertThat(shared.get(key).waiting()).as("the other registry's waiter waits on").isEqualTo(1);
+        assertThat(head.get()).as("the other registry's waiter").isNull();
+        RegistryFixture.await(holder.release());
     }
 
     /** A store whose operations fail once it is closed, as a closed connection's commands do. */

@@ -92,7 +92,6 @@ final class RedisLocks extends RegistryFixture {
         return registry;
     }
 
-    /** @return what Redis holds for the lock {@code key}: "key in Redis: :1, PTTL :29996" */
     /**
      * Asserts that another handle acquires {@code key} soon, which it cannot while an acquisition nobody tracks holds
      * it.
@@ -117,6 +116,7 @@ final class RedisLocks extends RegistryFixture {
         }
     }
 
+    /** @return what Redis holds for the lock {@code key}: "key in Redis: :1, PTTL :29996" */
     String keyInRedis(String key) throws IOException {
         return "key in Redis: " + server.send("EXISTS lock:{" + key + "}") + ", PTTL "
                 + server.send("PTTL lock:{" + key + "}");
