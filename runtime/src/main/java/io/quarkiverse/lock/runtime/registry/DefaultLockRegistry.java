@@ -112,8 +112,9 @@ public final class DefaultLockRegistry implements LockRegistry {
         services.close();
         services.hurryUnsettled();
         LockStore bounded = services.boundedStore();
-        WhenSettled.run(() -> services.unsettled() == 0
-                && (!(bounded instanceof TimeBoundedLockStore timed) || timed.quiet()),
+        // the store's operations first: whatever they leave unsettled is registered before they end
+        WhenSettled.run(() -> (!(bounded instanceof TimeBoundedLockStore timed) || timed.quiet())
+                && services.unsettled() == 0,
                 System.nanoTime() + closeBoundNanos, services.vertx(), this::closeStore);
     }
 

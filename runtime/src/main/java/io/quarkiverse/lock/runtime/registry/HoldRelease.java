@@ -18,7 +18,8 @@ import io.smallrye.mutiny.Uni;
  * not leave its lock held). A release that fails (the store could not be reached, or did not answer in time), and a
  * shortening of a lease without end, is tried again in the background as a take-back of that acquisition
  * ({@link TakeBack}), so a lock whose release was lost does not stay held; a failed release that was to keep the
- * minimum hold, of a lease that may end later, once the minimum hold is over.
+ * minimum hold, of a lease that may end later, is tried again as it was (the store frees the lock when the minimum
+ * hold ends), and as a take-back once the minimum hold is over.
  */
 final class HoldRelease {
 
@@ -47,6 +48,7 @@ final class HoldRelease {
         }
         held.stopRenewal();
         long keepMillis = keepMillis(held, holdAtLeastMillis);
+        long keepUntilNanos = System.nanoTime() + keepMillis * 1_000_000;
         String key = handle.getLockKey();
         LockServices services = handle.services();
         Uni<Boolean> ended = keepMillis > 0 ? services.boundedStore().releaseAfter(key, held.owner(), keepMillis)
@@ -58,9 +60,8 @@ final class HoldRelease {
                         TakeBack.retryLater(services, key, held.owner(), longest, failure);
                     } else if (longest > keepMillis) {
                         // The store may keep the lock until the lease it has ends, which an extension may have made
-                        // far longer than the minimum hold: taken back once the minimum hold is over.
-                        services.vertx().setTimer(keepMillis,
-                                id -> TakeBack.retryLater(services, key, held.owner(), longest, failure));
+                        // far longer than the minimum hold: asked again to free it when the minimum hold is over.
+                        TakeBack.retryReleaseAfter(services, key, held.owner(), longest, keepUntilNanos, failure);
                     }
                 })
                 .onTermination().invoke(() -> {

@@ -40,10 +40,14 @@ final class TakeBack implements LockServices.Unsettled {
     /** The timer of the retry waiting out its pause, or -1. */
     private volatile long retryTimer = -1;
 
-    private TakeBack(LockServices services, String key, String owner, long leaseMillis) {
+    /** Until when a release that failed must keep the lock held (its minimum hold), as a {@code nanoTime}; or 0. */
+    private final long keepUntilNanos;
+
+    private TakeBack(LockServices services, String key, String owner, long leaseMillis, long keepUntilNanos) {
         this.services = services;
         this.key = key;
         this.owner = owner;
+        this.keepUntilNanos = keepUntilNanos;
         this.withoutLease = leaseMillis == LockStore.NO_EXPIRY;
         long retryMillis = withoutLease ? NO_EXPIRY_RETRY_MILLIS : leaseMillis;
         this.deadlineNanos = System.nanoTime() + retryMillis * 1_000_000;
@@ -62,7 +66,7 @@ final class TakeBack implements LockServices.Unsettled {
      *         granted the acquisition the lock and released it now
      */
     static Uni<Boolean> send(LockServices services, String key, String owner, long leaseMillis) {
-        return new TakeBack(services, key, owner, leaseMillis).attempt();
+        return new TakeBack(services, key, owner, leaseMillis, 0).attempt();
     }
 
     /**
@@ -71,14 +75,30 @@ final class TakeBack implements LockServices.Unsettled {
      */
     static void retryLater(LockServices services, String key, String owner, long leaseMillis,
             Throwable failure) {
-        new TakeBack(services, key, owner, leaseMillis).retryLater(failure);
+        new TakeBack(services, key, owner, leaseMillis, 0).retryLater(failure);
+    }
+
+    /**
+     * Tries again, after a pause and until the store answers, a release that was to keep the lock held until its
+     * minimum hold is over ({@code keepUntilNanos}) and failed: each try before then asks the store to free the lock
+     * when the minimum hold ends, and a try after it takes the lock back. The other parameters are those of
+     * {@link #send}.
+     */
+    static void retryReleaseAfter(LockServices services, String key, String owner, long leaseMillis,
+            long keepUntilNanos, Throwable failure) {
+        new TakeBack(services, key, owner, leaseMillis, keepUntilNanos).retryLater(failure);
     }
 
     private Uni<Boolean> attempt() {
-        return services.boundedStore().takeBack(key, owner)
+        long keepNanos = keepUntilNanos == 0 ? 0 : keepUntilNanos - System.nanoTime();
+        LockStore store = services.boundedStore();
+        return (keepNanos > 0 ? store.releaseAfter(key, owner, (keepNanos + 999_999) / 1_000_000)
+                : store.takeBack(key, owner))
                 .invoke(released -> {
                     settled();
-                    if (released) {
+                    if (released && keepNanos > 0) {
+                        LOG.debugf("Lock '%s' frees when its minimum hold ends, in %d ms", key, keepNanos / 1_000_000);
+                    } else if (released) {
                         LOG.debugf("Took back lock '%s', granted to an acquisition that gave up", key);
                     }
                 })

@@ -7,7 +7,6 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,7 +25,8 @@ import io.vertx.redis.client.RedisOptions;
  * A registry that closes ends what it owes the store before the store's connections close: a take-back whose try
  * failed, during or before the close, is tried again (an acquisition cancelled just before shutdown, whose attempt
  * Redis granted for ever, is not left holding the lock), and a grant that arrives while the registry closes is taken
- * back rather than handed to a caller whose release could no longer reach Redis.
+ * back rather than handed to a caller whose release could no longer reach Redis, and a release that failed within
+ * the lock's minimum hold is tried again.
  */
 class ClosingRegistryKeepsTakeBacksTest {
 
@@ -147,9 +147,7 @@ class ClosingRegistryKeepsTakeBacksTest {
         FaultProxy proxy = redis.faultProxy();
         DefaultLockRegistry registry = redis.registry(quietStore(proxy), Duration.ofSeconds(5));
         String key = "grant-while-closing-" + UUID.randomUUID();
-        AtomicBoolean delayed = new AtomicBoolean();
-        proxy.rule(exchange -> exchange.request() != null && exchange.request().contains("lock:{" + key + "}")
-                && delayed.compareAndSet(false, true) ? Fault.delay(Duration.ofMillis(1500)) : Fault.pass());
+        delayFirstReply(proxy, key, Duration.ofMillis(1500));
         ReactiveDistributedLock lock = registry.obtain(key);
         AtomicReference<Object> outcome = new AtomicReference<>();
         lock.acquireForever().subscribe().with(outcome::set, outcome::set);
@@ -167,13 +165,86 @@ class ClosingRegistryKeepsTakeBacksTest {
     }
 
     /**
+     * A release within the lock's minimum hold ({@code withHoldAtLeast}) fails (the connection breaks before it
+     * reaches Redis), and the registry closes right after: the release is tried again before the store closes, so
+     * Redis frees the lock when the minimum hold ends, not when its 10 minute lease does; and not earlier either.
+     */
+    @Test
+    void aReleaseThatFailedWithinItsMinimumHoldIsTriedAgainBeforeTheStoreCloses() throws Exception {
+        String key = "hold-at-least-" + UUID.randomUUID();
+        String[] afterClose = { "" };
+        String history = failAReleaseWithinItsMinimumHold(key, registry -> {
+            registry.close();
+            afterClose[0] = redis.keyInRedis(key);
+        });
+        assertThat(afterClose[0]).as("the minimum hold is kept after the close; %s", history)
+                .startsWith("key in Redis: :1");
+        assertThat(redis.server().send("EXISTS lock:{" + key + "}"))
+                .as("the lock whose release failed within its minimum hold (2 s) is free 3.5 s after the release; "
+                        + "%s; after the close: %s; now: %s", history, afterClose[0], redis.keyInRedis(key))
+                .isEqualTo(":0");
+    }
+
+    /** The same faults without a close: the release tried again frees the lock once the minimum hold is over. */
+    @Test
+    void withoutACloseTheFailedReleaseWithinItsMinimumHoldFreesTheLock() throws Exception {
+        String key = "hold-at-least-control-" + UUID.randomUUID();
+        String history = failAReleaseWithinItsMinimumHold(key, registry -> {
+        });
+        assertThat(redis.server().send("EXISTS lock:{" + key + "}")).as("%s; %s", history, redis.keyInRedis(key))
+                .isEqualTo(":0");
+    }
+
+    /**
+     * Acquires {@code key} for 10 minutes with a minimum hold of 2 s, releases it at once while the connection breaks
+     * before the release reaches Redis, heals the network, runs {@code then}, and waits 3.5 s (past the minimum hold).
+     *
+     * @return what happened, for the failure's description
+     */
+    private String failAReleaseWithinItsMinimumHold(String key, ThrowingConsumer<DefaultLockRegistry> then)
+            throws Exception {
+        FaultProxy proxy = redis.faultProxy();
+        DefaultLockRegistry registry = redis.registry(quietStore(proxy), Duration.ofSeconds(2));
+        ReactiveDistributedLock lock = registry.obtain(key).withHoldAtLeast(Duration.ofSeconds(2));
+        assertThat(RegistryFixture.await(lock.acquire(Duration.ofSeconds(1), Duration.ofMinutes(10)))).isTrue();
+
+        proxy.holdRequests(request -> true);
+        AtomicReference<Object> released = new AtomicReference<>();
+        lock.release().subscribe().with(released::set, released::set);
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (proxy.heldRequests() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        assertThat(proxy.heldRequests()).as("the release was sent").isPositive();
+        breakAndHeal(proxy);
+        deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (released.get() == null && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        assertThat(released.get()).as("the release's caller was told it failed").isInstanceOf(Throwable.class);
+        String history = "before the close: " + redis.keyInRedis(key);
+        long t0 = System.nanoTime();
+        then.accept(registry);
+        history += "; close() took " + (System.nanoTime() - t0) / 1_000_000 + " ms";
+        Thread.sleep(3_500);
+        return history;
+    }
+
+    /** A step of a test that may throw. */
+    @FunctionalInterface
+    private interface ThrowingConsumer<T> {
+
+        void accept(T value) throws Exception;
+    }
+
+    /**
      * Acquires {@code key} for ever, then releases it while every try fails (the connection is cut before each reaches
      * Redis) until seven have failed (the release and its take-back's retries after 100 to 3200 ms), heals the
      * network, runs {@code then}, and waits past the take-back's next pause (5 s).
      *
      * @return what happened, for the failure's description
      */
-    private String failReleaseForAWhile(String key, Consumer<DefaultLockRegistry> then) throws Exception {
+    private String failReleaseForAWhile(String key, ThrowingConsumer<DefaultLockRegistry> then) throws Exception {
         FaultProxy proxy = redis.faultProxy();
         DefaultLockRegistry registry = redis.registry(quietStore(proxy), Duration.ofSeconds(2));
         ReactiveDistributedLock lock = registry.obtain(key);
@@ -226,9 +297,7 @@ class ClosingRegistryKeepsTakeBacksTest {
      */
     private void cancelAGrantAndHoldItsTakeBack(FaultProxy proxy, DefaultLockRegistry registry, String key,
             Duration replyDelay, Runnable afterCancel) throws Exception {
-        AtomicBoolean delayed = new AtomicBoolean();
-        proxy.rule(exchange -> exchange.request() != null && exchange.request().contains("lock:{" + key + "}")
-                && delayed.compareAndSet(false, true) ? Fault.delay(replyDelay) : Fault.pass());
+        delayFirstReply(proxy, key, replyDelay);
         Cancellable acquisition = registry.obtain(key).acquireForever().subscribe().with(ignored -> {
         }, ignored -> {
         });
@@ -242,6 +311,13 @@ class ClosingRegistryKeepsTakeBacksTest {
             Thread.sleep(5);
         }
         assertThat(proxy.heldRequests()).as("the take-back was sent").isPositive();
+    }
+
+    /** Delays the reply to the first command on {@code key} by {@code delay}. */
+    private static void delayFirstReply(FaultProxy proxy, String key, Duration delay) {
+        AtomicBoolean delayed = new AtomicBoolean();
+        proxy.rule(exchange -> exchange.request() != null && exchange.request().contains("lock:{" + key + "}")
+                && delayed.compareAndSet(false, true) ? Fault.delay(delay) : Fault.pass());
     }
 
     /** The connections break before the held take-back reached Redis; the network is fine again at once. */
