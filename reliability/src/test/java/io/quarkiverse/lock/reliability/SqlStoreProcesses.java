@@ -3,11 +3,13 @@ package io.quarkiverse.lock.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.quarkiverse.lock.testsupport.RedisServer;
 
@@ -15,7 +17,7 @@ import io.quarkiverse.lock.testsupport.RedisServer;
  * The reliability runs on a store in a database, with the harness build that locks on it: three JVM processes contend
  * on four keys (the section log, which orders every start and end, stays in a redis-server), also across a restart of
  * the database, and a holder killed with {@code kill -9} frees its lock when its lease ends, not before. A subclass
- * starts the database and names the build.
+ * starts the database and names the build. The leader-election run goes on the database too.
  */
 abstract class SqlStoreProcesses {
 
@@ -130,6 +132,37 @@ abstract class SqlStoreProcesses {
                     atMost).isNegative();
             Thread.sleep(50);
         }
+    }
+
+    /**
+     * The leader-election run ({@link LeaderElectionRun}) on the database: a kill, a freeze and a graceful shutdown of
+     * the leader, then the database stopped for longer than a lease and started again on its data.
+     */
+    @Test
+    void oneLeaderAtATimeThroughAKillAFreezeAShutdownAndARestartOfTheDatabase(@TempDir Path logs) throws Exception {
+        LeaderElectionRun.run(new LeaderElectionRun.Store() {
+            @Override
+            public Processes.Contender start(List<String> settings, String... args) throws IOException {
+                List<String> all = new ArrayList<>(datasource());
+                all.addAll(settings);
+                return SqlStoreProcesses.this.start(all, args);
+            }
+
+            @Override
+            public void stop() {
+                stopDatabase();
+            }
+
+            @Override
+            public void restart() {
+                restartDatabase();
+            }
+
+            @Override
+            public String name() {
+                return database();
+            }
+        }, logs);
     }
 
     @Test
