@@ -9,8 +9,8 @@ import io.quarkus.devui.spi.page.CardPageBuildItem;
 import io.quarkus.devui.spi.page.Page;
 
 /**
- * The Dev UI card, whichever store the locks use: the locks this application holds, their statistics, and the chosen
- * store's settings, served by {@link LockJsonRPCService}.
+ * The Dev UI card, whichever store the locks use: the locks this application holds, their statistics, the leadership
+ * groups and who leads each, and the chosen store's settings, served by {@link LockJsonRPCService}.
  */
 class LockDevUiProcessor {
 
@@ -21,6 +21,10 @@ class LockDevUiProcessor {
                 .title("Held locks")
                 .icon("font-awesome-solid:lock")
                 .componentLink("qwc-lock-held.js"));
+        card.addPage(Page.webComponentPageBuilder()
+                .title("Leadership")
+                .icon("font-awesome-solid:crown")
+                .componentLink("qwc-lock-leadership.js"));
         card.addPage(Page.webComponentPageBuilder()
                 .title("Store: " + store.name())
                 .icon("font-awesome-solid:database")

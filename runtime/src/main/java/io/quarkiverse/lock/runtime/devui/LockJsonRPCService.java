@@ -1,11 +1,14 @@
 package io.quarkiverse.lock.runtime.devui;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -13,7 +16,10 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.lock.HeldLock;
 import io.quarkiverse.lock.LockAdmin;
 import io.quarkiverse.lock.LockPage;
+import io.quarkiverse.lock.leadership.Leader;
+import io.quarkiverse.lock.leadership.LeadershipGroup;
 import io.quarkiverse.lock.runtime.config.LockSettings;
+import io.quarkiverse.lock.runtime.leadership.DefaultLeadership;
 import io.quarkiverse.lock.spi.LockStore;
 import io.quarkus.runtime.LaunchMode;
 import io.smallrye.mutiny.Uni;
@@ -21,7 +27,8 @@ import io.smallrye.mutiny.Uni;
 /**
  * What the Dev UI card shows, over JSON-RPC: the store and its settings, the locks this application holds now, wait
  * and hold statistics per lock name (kept by {@link DevUiLockObserver}), the locks every instance holds in the store,
- * page by page ({@link LockAdmin}), and, in dev mode only, a forced release of one of them.
+ * page by page ({@link LockAdmin}), and, in dev mode only, a forced release of one of them; and the leadership groups,
+ * with who leads each.
  * <p>
  * The service is a bean in dev and test mode only, and the Dev UI serves it in dev mode only; a forced release is
  * refused in any other mode all the same, since it breaks the exclusion its holder relies on.
@@ -40,6 +47,9 @@ public class LockJsonRPCService {
 
     @Inject
     LockAdmin admin;
+
+    @Inject
+    DefaultLeadership leadership;
 
     /**
      * @return the store in use and the settings the locks run with
@@ -68,6 +78,33 @@ public class LockJsonRPCService {
      */
     public List<DevUiLockObserver.LockStatistics> getStatistics() {
         return observer.statistics();
+    }
+
+    /**
+     * Tells, for each declared leadership group, whether this instance takes part and leads, since when and in which
+     * term, and who leads as the store says.
+     *
+     * @return the groups, by name; a group whose leader the store could not tell says why in its
+     *         {@code leader}
+     */
+    public Uni<List<LeadershipGroupRow>> getLeadership() {
+        List<Uni<LeadershipGroupRow>> rows = new ArrayList<>();
+        List<LeadershipGroup> groups = new ArrayList<>(leadership.groups());
+        groups.sort(Comparator.comparing(LeadershipGroup::name));
+        for (LeadershipGroup group : groups) {
+            OptionalLong term = group.term();
+            String since = leadership.leadingSince(group.name()).map(Instant::toString).orElse(null);
+            rows.add(group.leader()
+                    .map(leader -> leader.map(LockJsonRPCService::shown).orElse("nobody"))
+                    .onFailure().recoverWithItem(failure -> "unknown: " + failure.getMessage())
+                    .map(leader -> new LeadershipGroupRow(group.name(), group.isJoined(), term.isPresent(),
+                            term.isPresent() ? term.getAsLong() : 0, since, leader)));
+        }
+        return rows.isEmpty() ? Uni.createFrom().item(List.of()) : Uni.join().all(rows).andFailFast();
+    }
+
+    private static String shown(Leader leader) {
+        return (leader.thisInstance() ? "this instance" : "another instance") + ", term " + leader.term();
     }
 
     /**
@@ -129,6 +166,22 @@ public class LockJsonRPCService {
      * @param forceRelease whether a forced release is offered (in dev mode only)
      */
     public record StorePage(List<StoreLock> locks, String next, boolean forceRelease) {
+    }
+
+    /**
+     * A leadership group, as the Dev UI shows it.
+     *
+     * @param group the group's name
+     * @param joined whether this instance takes part in it now
+     * @param leading whether this instance believes it leads it now
+     * @param term this instance's term while it leads, else 0
+     * @param since when this instance's term began (ISO-8601, by this application's clock), {@code null} unless it
+     *        leads
+     * @param leader who leads as the store says: this instance or another, with the term, or nobody; or why the
+     *        store could not tell
+     */
+    public record LeadershipGroupRow(String group, boolean joined, boolean leading, long term, String since,
+            String leader) {
     }
 
     /**

@@ -1,12 +1,14 @@
 package io.quarkiverse.lock.runtime.leadership;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -89,6 +91,16 @@ public final class DefaultLeadership implements Leadership, AutoCloseable {
                     + LeadershipSettings.property(name, "enabled") + "=true");
         }
         return group;
+    }
+
+    /**
+     * @param name a declared group's name
+     * @return when this instance's current term of the group began, by the wall clock; empty if it does not lead the
+     *         group now
+     * @throws IllegalArgumentException if no group of that name is declared
+     */
+    public Optional<Instant> leadingSince(String name) {
+        return Optional.ofNullable(member(name).leadingSince());
     }
 
     @Override

@@ -53,7 +53,8 @@ public final class DevUiCardCheck {
     public static SoftAssertions commonChecks(LockDevUiCardView card, String title, String store, String heldKey) {
         SoftAssertions softly = new SoftAssertions();
         softly.assertThat(card.title()).as("card title").isEqualTo(title);
-        softly.assertThat(card.links()).as("card links").contains(LockDevUiCardView.HELD_LOCKS, "Store: " + store);
+        softly.assertThat(card.links()).as("card links").contains(LockDevUiCardView.HELD_LOCKS,
+                LeadershipView.LEADERSHIP, "Store: " + store);
         softly.assertThat(card.held()).as("held locks").anySatisfy(row -> assertThat(row)
                 .containsEntry("Key", heldKey).containsEntry("Name", "reports"));
         softly.assertThat(card.statistics()).as("statistics")

@@ -60,13 +60,7 @@ public record LockDevUiCardView(String title, List<String> links, List<Map<Strin
                 };
             })()""";
 
-    static final String CLICK_HELD_LOCKS = "(() => {" + HELPERS + """
-                const link = heldLocksLink();
-                const anchor = link && link.shadowRoot && link.shadowRoot.querySelector('a');
-                if (!anchor) { return false; }
-                anchor.click();
-                return true;
-            })()""";
+    static final String CLICK_HELD_LOCKS = clickLink(HELD_LOCKS);
 
     /** The tables of the page, by the grid's own rows and cells (a cell shows the content slotted into it). */
     private static final String HELD_LOCKS_PAGE = "(() => {" + HELPERS + """
@@ -122,6 +116,62 @@ public record LockDevUiCardView(String title, List<String> links, List<Map<Strin
         }
         return new LockDevUiCardView((String) card.get("title"), (List<String>) card.get("links"),
                 table(grids, "Key"), table(grids, "Acquired"));
+    }
+
+    /**
+     * @param component the page's web component, such as {@code qwc-lock-held}
+     * @param grid the grid's selector in the page's shadow root
+     * @return a script giving the grid's rows as a user reads them, each the cells' text, after a first row of its
+     *         headers; {@code null} while the grid is not shown
+     */
+    static String gridRows(String component, String grid) {
+        return "(() => {" + HELPERS + """
+                    const page = everything().find(e => e.localName === %s);
+                    const grid = page && page.shadowRoot && page.shadowRoot.querySelector(%s);
+                    if (!grid || !grid.shadowRoot) { return null; }
+                    const cell = c => {
+                        const slot = c.querySelector('slot');
+                        const content = slot && slot.assignedElements()[0];
+                        return squash(content ? content.textContent : c.textContent);
+                    };
+                    const visible = row => !row.hidden && getComputedStyle(row).display !== 'none';
+                    return [[...grid.shadowRoot.querySelectorAll('thead tr')].filter(visible)
+                                .flatMap(row => [...row.querySelectorAll('th')].map(cell)).filter(h => h)]
+                            .concat([...grid.shadowRoot.querySelectorAll('tbody tr')].filter(visible)
+                                .map(row => [...row.querySelectorAll('td')].map(cell)).filter(r => r.some(c => c)));
+                })()""".formatted(Json.write(component), Json.write(grid));
+    }
+
+    /**
+     * @param rows a first row of headers, then the rows of cells, as {@link #gridRows} gives them
+     * @return the rows, each by header
+     */
+    static List<Map<String, String>> byHeader(List<List<String>> rows) {
+        List<String> headers = rows.get(0);
+        List<Map<String, String>> byHeader = new ArrayList<>();
+        for (List<String> cells : rows.subList(1, rows.size())) {
+            Map<String, String> row = new LinkedHashMap<>();
+            for (int i = 0; i < Math.min(headers.size(), cells.size()); i++) {
+                row.put(headers.get(i), cells.get(i));
+            }
+            byHeader.add(row);
+        }
+        return byHeader;
+    }
+
+    /**
+     * @param title the start of the link's text, such as {@code Held locks}
+     * @return a script that clicks the card's link, {@code true} once clicked
+     */
+    static String clickLink(String title) {
+        return "(() => {" + HELPERS + """
+                    const link = everything().filter(e => e.localName === 'qwc-extension-link')
+                            .find(l => squash(text(l)).startsWith(%s));
+                    const anchor = link && link.shadowRoot && link.shadowRoot.querySelector('a');
+                    if (!anchor) { return false; }
+                    anchor.click();
+                    return true;
+                })()""".formatted(Json.write(title));
     }
 
     /** A picture for whoever reads a failure; taking it never hides the failure. */

@@ -1,8 +1,6 @@
 package io.quarkiverse.lock.testsupport.browser;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -14,21 +12,7 @@ import java.util.Map;
 public final class StoreLocksView {
 
     /** The rows of the store's table, each the cells' text, after its headers. */
-    private static final String ROWS = "(() => {" + LockDevUiCardView.HELPERS + """
-                const page = everything().find(e => e.localName === 'qwc-lock-held');
-                const grid = page && page.shadowRoot && page.shadowRoot.querySelector('vaadin-grid.store');
-                if (!grid || !grid.shadowRoot) { return null; }
-                const cell = c => {
-                    const slot = c.querySelector('slot');
-                    const content = slot && slot.assignedElements()[0];
-                    return squash(content ? content.textContent : c.textContent);
-                };
-                const visible = row => !row.hidden && getComputedStyle(row).display !== 'none';
-                return [[...grid.shadowRoot.querySelectorAll('thead tr')].filter(visible)
-                            .flatMap(row => [...row.querySelectorAll('th')].map(cell)).filter(h => h)]
-                        .concat([...grid.shadowRoot.querySelectorAll('tbody tr')].filter(visible)
-                            .map(row => [...row.querySelectorAll('td')].map(cell)).filter(r => r.some(c => c)));
-            })()""";
+    private static final String ROWS = LockDevUiCardView.gridRows("qwc-lock-held", "vaadin-grid.store");
 
     private final BrowserTab tab;
     private final Path folder = Path.of("target", "dev-ui-browser");
@@ -145,16 +129,7 @@ public final class StoreLocksView {
         } finally {
             LockDevUiCardView.screenshot(tab, folder.resolve(screenshots + "-store.png"));
         }
-        List<String> headers = rows.get(0);
-        List<Map<String, String>> byHeader = new ArrayList<>();
-        for (List<String> cells : rows.subList(1, rows.size())) {
-            Map<String, String> row = new LinkedHashMap<>();
-            for (int i = 0; i < Math.min(headers.size(), cells.size()); i++) {
-                row.put(headers.get(i), cells.get(i));
-            }
-            byHeader.add(row);
-        }
-        return byHeader;
+        return LockDevUiCardView.byHeader(rows);
     }
 
     /** A script run with {@code page}, the page's element, once it is shown; {@code false} until then. */
