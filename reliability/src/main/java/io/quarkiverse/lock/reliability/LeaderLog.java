@@ -27,7 +27,8 @@ import io.smallrye.mutiny.Multi;
  * <li>{@code E <term> <nanos>}: a term ended; the time is taken before the last poll that saw it, so the belief lasted
  * at least until then (a process killed while it leads writes none);</li>
  * <li>{@code X <term> <nanos>}: the term's end was told to an observer, after the belief ended;</li>
- * <li>{@code C <term> <nanos>}: the work guarded by the term (a stream of ticks) was cancelled, when it learnt it.</li>
+ * <li>{@code W <term> <nanos>}: the work guarded by the term (a stream of ticks) ticked for the first time;</li>
+ * <li>{@code C <term> <nanos>}: the work guarded by the term was cancelled, when it learnt it.</li>
  * </ul>
  * Each line is written with one {@code write} call, so it survives a {@code kill -9}.
  */
@@ -53,6 +54,9 @@ public class LeaderLog {
         group.changes().select().where(change -> change instanceof LeaderElected).subscribe().with(elected -> group
                 .whileLeadingMany(Multi.createFrom().ticks().every(Duration.ofMillis(10)))
                 .subscribe().with(tick -> {
+                    if (tick == 0) {
+                        write("W " + elected.term() + " " + System.nanoTime());
+                    }
                 }, failure -> {
                     if (failure instanceof NotLeaderException ended && ended.getEndedBy().isPresent()) {
                         write("C " + ended.getTerm() + " " + System.nanoTime());
