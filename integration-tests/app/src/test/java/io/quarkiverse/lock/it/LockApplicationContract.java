@@ -4,16 +4,18 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.is;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 import org.junit.jupiter.api.Test;
 
 import io.restassured.path.json.JsonPath;
 
 /**
- * The registry, the startup migration, health and metrics, over HTTP, on the store the application was built with.
+ * The registry, the startup migration, health, metrics and leadership, over HTTP, on the store the application was built with.
  * A store module binds it twice: {@code @QuarkusTest}, and a {@code @QuarkusIntegrationTest} subclass for the
  * packaged application.
  */
@@ -82,5 +84,33 @@ public abstract class LockApplicationContract {
         assertThat(metrics.lines())
                 .anyMatch(line -> line.startsWith("quarkus_lock_acquired_total{")
                         && line.contains("lock=\"uni-{counter}\"") && line.contains("store=\"" + store() + "\""));
+    }
+
+    @Test
+    void theApplicationLeadsItsGroupRunsTheLeadersWorkAndYieldsToANewTerm() throws InterruptedException {
+        JsonPath leading = awaitLeadership(status -> status.getBoolean("leading"));
+        long term = leading.getLong("term");
+        assertThat(term).isPositive();
+        assertThat(leading.getLong("storeTerm")).as("the store's leader").isEqualTo(term);
+        assertThat(leading.getBoolean("thisInstance")).isTrue();
+        assertThat(leading.getInt("elections")).as("elections told by the CDI event").isPositive();
+        given().get("/leadership/work").then().statusCode(200).body(is(Long.toString(term)));
+
+        given().post("/leadership/yield").then().statusCode(200).body(is("true"));
+
+        JsonPath next = awaitLeadership(status -> status.getBoolean("leading") && status.getLong("term") > term);
+        assertThat(next.getLong("storeTerm")).isEqualTo(next.getLong("term"));
+        given().get("/leadership/work").then().statusCode(200).body(is(Long.toString(next.getLong("term"))));
+    }
+
+    private static JsonPath awaitLeadership(Predicate<JsonPath> condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        JsonPath status = given().get("/leadership").then().statusCode(200).extract().jsonPath();
+        while (!condition.test(status)) {
+            assertThat(System.nanoTime() - deadline).as("leadership now: %s", status.prettify()).isNegative();
+            Thread.sleep(50);
+            status = given().get("/leadership").then().statusCode(200).extract().jsonPath();
+        }
+        return status;
     }
 }
