@@ -136,6 +136,15 @@ final class Processes {
     }
 
     /**
+     * @param settings the process's system properties, as {@code -Dname=value}: the MongoDB connection string
+     * @param args the role and its arguments
+     * @return the started process of the harness build that locks on MongoDB
+     */
+    static Contender startOnMongo(List<String> settings, String... args) throws IOException {
+        return startApplication(System.getProperty("reliability.application.mongodb"), settings, args);
+    }
+
+    /**
      * @param settings the process's system properties, as {@code -Dname=value}: the Redis client {@code locks}, and
      *        the default Redis client, which keeps the section log
      * @param args the role and its arguments
