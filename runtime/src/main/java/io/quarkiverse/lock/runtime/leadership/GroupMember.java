@@ -297,11 +297,12 @@ final class GroupMember implements LeadershipGroup {
                     && granted.lock.fencingToken().isPresent()) {
                 Term made = new Term(granted.lock.fencingToken().getAsLong(), granted.lock, deadline,
                         this::expireSoon, cancellations);
-                // Queued before anyone can see the term, so before its end, which only a caller that saw it queues.
-                changes.dispatch(new LeaderElected(name, made.token(), made.electedAt()));
                 elected = made;
                 term = made;
                 current = made;
+                // Queued once the term can be seen, so that its observers find this instance leading, and under this
+                // monitor, so before its end, which is queued under it too.
+                changes.dispatch(new LeaderElected(name, made.token(), made.electedAt()));
                 renewal = schedule(() -> renew(made), sentNanos + settings.renewIntervalNanos());
                 expiry = schedule(() -> expire(made), deadline);
             }
