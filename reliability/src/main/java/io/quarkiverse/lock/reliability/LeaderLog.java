@@ -28,7 +28,9 @@ import io.smallrye.mutiny.Multi;
  * at least until then (a process killed while it leads writes none);</li>
  * <li>{@code X <term> <nanos>}: the term's end was told to an observer, after the belief ended;</li>
  * <li>{@code W <term> <nanos>}: the work guarded by the term (a stream of ticks) ticked for the first time;</li>
- * <li>{@code C <term> <nanos>}: the work guarded by the term was cancelled, when it learnt it.</li>
+ * <li>{@code C <term> <nanos>}: the work guarded by the term was cancelled, when it learnt it;</li>
+ * <li>{@code F <term> <nanos> <failure>}: the guarded work failed otherwise, and {@code S 0 <nanos> <failure>}: the
+ * stream of changes failed (neither is expected).</li>
  * </ul>
  * Each line is written with one {@code write} call, so it survives a {@code kill -9}.
  */
@@ -60,8 +62,10 @@ public class LeaderLog {
                 }, failure -> {
                     if (failure instanceof NotLeaderException ended && ended.getEndedBy().isPresent()) {
                         write("C " + ended.getTerm() + " " + System.nanoTime());
+                    } else {
+                        write("F " + elected.term() + " " + System.nanoTime() + " " + failure);
                     }
-                }));
+                }), failure -> write("S 0 " + System.nanoTime() + " " + failure));
         group.join();
         Thread poller = new Thread(() -> poll(group), "leader-log");
         poller.setDaemon(true);

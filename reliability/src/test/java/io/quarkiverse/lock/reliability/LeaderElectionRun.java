@@ -284,6 +284,9 @@ final class LeaderElectionRun {
     private void assertNoOverlapAndRisingTerms(int events) throws IOException {
         List<Belief> beliefs = new ArrayList<>();
         for (Map.Entry<Long, Path> process : logOf.entrySet()) {
+            assertThat(Files.readAllLines(process.getValue()))
+                    .as("guarded work and the stream of changes fail only by a term's end")
+                    .noneMatch(line -> line.startsWith("F ") || line.startsWith("S "));
             // by term: its begin, and the earliest end written (the poller's, when it saw the end, is the last
             // moment it believed; the observer's, written after the belief ended, may come first in the file)
             Map<Long, long[]> terms = new TreeMap<>();
