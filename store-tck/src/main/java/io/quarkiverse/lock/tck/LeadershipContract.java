@@ -160,29 +160,39 @@ public interface LeadershipContract extends StoreFixture {
     }
 
     /**
+     * Fails if two members believe they lead at once: member i reads its term, j reads its own, i reads its term
+     * again; the same term of i both times means i believed throughout, so j must not have believed meanwhile.
+     *
+     * @param members the members of one group, one per instance
+     * @throws AssertionError naming both members and their terms if two believe they lead
+     */
+    public static void assertNoTwoLeaders(List<LeadershipGroup> members) {
+        for (int i = 0; i < members.size(); i++) {
+            for (int j = 0; j < members.size(); j++) {
+                if (i == j) {
+                    continue;
+                }
+                OptionalLong before = members.get(i).term();
+                OptionalLong other = members.get(j).term();
+                OptionalLong after = members.get(i).term();
+                if (before.isPresent() && before.equals(after) && other.isPresent()) {
+                    fail("instances " + i + " (term " + before.getAsLong() + ") and " + j + " (term "
+                            + other.getAsLong() + ") both believe they lead");
+                }
+            }
+        }
+    }
+
+    /**
      * Waits up to five seconds for one instance other than {@code not} to lead, checking all along that no two
-     * instances believe they lead at once: instance i reads its term, j reads its own, i reads its term again; the
-     * same term of i both times means i believed throughout, so j must not have believed meanwhile.
+     * instances believe they lead at once ({@link #assertNoTwoLeaders}).
      *
      * @return the index of the leader
      */
     private static int awaitOneLeaderOtherThan(List<LeadershipGroup> members, int not) {
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         while (System.nanoTime() - deadline < 0) {
-            for (int i = 0; i < members.size(); i++) {
-                for (int j = 0; j < members.size(); j++) {
-                    if (i == j) {
-                        continue;
-                    }
-                    OptionalLong before = members.get(i).term();
-                    OptionalLong other = members.get(j).term();
-                    OptionalLong after = members.get(i).term();
-                    if (before.isPresent() && before.equals(after) && other.isPresent()) {
-                        fail("instances " + i + " (term " + before.getAsLong() + ") and " + j + " (term "
-                                + other.getAsLong() + ") both believe they lead");
-                    }
-                }
-            }
+            assertNoTwoLeaders(members);
             int leader = -1;
             for (int i = 0; i < members.size(); i++) {
                 if (members.get(i).isLeader()) {

@@ -30,6 +30,7 @@ import io.quarkiverse.lock.runtime.leadership.DefaultLeadership;
 import io.quarkiverse.lock.runtime.leadership.LeadershipSettings;
 import io.quarkiverse.lock.runtime.registry.DefaultLockRegistry;
 import io.quarkiverse.lock.runtime.registry.StoreLockAdmin;
+import io.quarkiverse.lock.tck.LeadershipContract;
 import io.quarkiverse.lock.testsupport.Pause;
 import io.quarkiverse.lock.testsupport.RedisServer;
 import io.quarkiverse.lock.testsupport.proxy.Fault;
@@ -354,7 +355,7 @@ class LeadershipFaultsTest {
             a.join();
             long stop = System.nanoTime() + random.nextInt(15_000_000);
             while (System.nanoTime() - stop < 0) {
-                assertNotBoth(List.of(a, b));
+                LeadershipContract.assertNoTwoLeaders(List.of(a, b));
             }
             if (random.nextBoolean()) {
                 await(a.yieldLeadership());
@@ -394,7 +395,7 @@ class LeadershipFaultsTest {
             long highest = 0;
             while (watching.get() && violation.get() == null) {
                 try {
-                    assertNotBoth(members);
+                    LeadershipContract.assertNoTwoLeaders(members);
                 } catch (AssertionError e) {
                     violation.compareAndSet(null, e.getMessage());
                 }
@@ -489,27 +490,6 @@ class LeadershipFaultsTest {
             return Fault.pass();
         });
         return confirming;
-    }
-
-    /**
-     * Fails if two instances believe they lead at once: instance i reads its term, j reads its own, i reads its term
-     * again; the same term of i both times means i believed throughout, so j must not have believed meanwhile.
-     */
-    private static void assertNotBoth(List<LeadershipGroup> members) {
-        for (int i = 0; i < members.size(); i++) {
-            for (int j = 0; j < members.size(); j++) {
-                if (i == j) {
-                    continue;
-                }
-                OptionalLong before = members.get(i).term();
-                OptionalLong other = members.get(j).term();
-                OptionalLong after = members.get(i).term();
-                if (before.isPresent() && before.equals(after) && other.isPresent()) {
-                    fail("instances " + i + " (term " + before.getAsLong() + ") and " + j + " (term "
-                            + other.getAsLong() + ") both believe they lead");
-                }
-            }
-        }
     }
 
     static void eventually(String what, BooleanSupplier condition, Duration within) {
