@@ -70,6 +70,8 @@ final class GroupMember implements LeadershipGroup {
     private Attempt attempt;
     /** Guarded by this: the current term, or {@code null}. Its belief may be over before it is cleared. */
     private Term term;
+    /** Guarded by this: the last term that ended, until its lock is released; {@code null} once it is. */
+    private Term releasing;
     /** Guarded by this: the next renewal, the expiry of the belief, the next attempt. */
     private ScheduledFuture<?> renewal;
     private ScheduledFuture<?> expiry;
@@ -226,6 +228,7 @@ final class GroupMember implements LeadershipGroup {
      */
     private Uni<Void> stop(boolean closing) {
         Term ending;
+        Term unreleased;
         Attempt abandoned;
         synchronized (this) {
             closed |= closing;
@@ -233,6 +236,7 @@ final class GroupMember implements LeadershipGroup {
             abandoned = attempt;
             attempt = null;
             ending = term;
+            unreleased = releasing;
             cancel(retry);
         }
         Uni<Void> released = Uni.createFrom().voidItem();
@@ -245,7 +249,10 @@ final class GroupMember implements LeadershipGroup {
         }
         Uni<Void> ended = ending == null ? Uni.createFrom().voidItem()
                 : endTerm(ending, closing ? LeadershipEnded.Cause.SHUTDOWN : LeadershipEnded.Cause.YIELDED);
-        return Uni.join().all(released, ended).andCollectFailures().replaceWithVoid();
+        // a term that ended before (a yield, an expiry) may still wait for its guarded work before its release
+        Uni<Void> endedBefore = unreleased == null || unreleased == ending ? Uni.createFrom().voidItem()
+                : Uni.createFrom().completionStage(unreleased.released());
+        return Uni.join().all(released, ended, endedBefore).andCollectFailures().replaceWithVoid();
     }
 
     /** Starts an acquisition, unless one is under way, this instance leads, or it does not take part. */
@@ -411,12 +418,14 @@ final class GroupMember implements LeadershipGroup {
      * acquisition, unless it yielded (then {@code renew-interval} after the release, so another instance wins) or is
      * stopping: the release does not hold up the next election (it may wait for the operation timeout).
      *
-     * @return completes once the lock is released or its release failed
+     * @return completes once the end is queued and the lock released or its release failed, whichever caller ended
+     *         the term ({@link Term#released()})
      */
     private Uni<Void> endTerm(Term ending, LeadershipEnded.Cause cause) {
         CompletableFuture<Void> stopped = ending.end(cause);
         if (stopped == null) {
-            return Uni.createFrom().voidItem();
+            // Another caller is ending it: done once that one queued the end and released the lock.
+            return Uni.createFrom().completionStage(ending.released());
         }
         synchronized (this) {
             if (term == ending) {
@@ -425,6 +434,7 @@ final class GroupMember implements LeadershipGroup {
                 cancel(renewal);
                 cancel(expiry);
             }
+            releasing = ending;
             // Queued before the next term can begin: it is contended for only once no term is held.
             changes.dispatch(new LeadershipEnded(name, ending.token(), Instant.now(), cause), stopped);
         }
@@ -432,9 +442,13 @@ final class GroupMember implements LeadershipGroup {
         if (cause == LeadershipEnded.Cause.LEASE_LOST || cause == LeadershipEnded.Cause.STORE_UNREACHABLE) {
             LOG.warnf("This instance stopped leading group '%s' (term %d): %s", name, ending.token(), cause);
         }
-        CompletableFuture<Void> released = new CompletableFuture<>();
         stopped.whenComplete((ignored, failure) -> releaseQuietly(ending.lock()).subscribe().with(done -> {
-            released.complete(null);
+            synchronized (this) {
+                if (releasing == ending) {
+                    releasing = null;
+                }
+            }
+            ending.released().complete(null);
             if (cause == LeadershipEnded.Cause.YIELDED) {
                 retryLater();
             }
@@ -442,7 +456,7 @@ final class GroupMember implements LeadershipGroup {
         if (cause != LeadershipEnded.Cause.YIELDED && cause != LeadershipEnded.Cause.SHUTDOWN) {
             contend();
         }
-        return Uni.createFrom().completionStage(released);
+        return Uni.createFrom().completionStage(ending.released());
     }
 
     /** Releases a hold, if it is one; whatever the outcome, completes (a lease left frees the lock by itself). */

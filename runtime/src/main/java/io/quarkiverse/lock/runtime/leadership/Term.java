@@ -38,6 +38,8 @@ final class Term {
     private final AtomicReference<Belief> belief;
     private final AtomicReference<LeadershipEnded.Cause> endedBy = new AtomicReference<>();
     private final Set<Consumer<LeadershipEnded.Cause>> endListeners = ConcurrentHashMap.newKeySet();
+    /** Completes once the term ended, its end was queued for the observers, and its lock released (or that failed). */
+    private final CompletableFuture<Void> released = new CompletableFuture<>();
     /** Told once when a caller of {@link #believed()} finds the deadline passed, so the term is ended at once. */
     private final Consumer<Term> onExpiredBelief;
     /** Runs the cancellations of the guarded work; must not run them on the caller's thread. */
@@ -166,6 +168,14 @@ final class Term {
             }
         }
         return CompletableFuture.allOf(told.toArray(new CompletableFuture<?>[0]));
+    }
+
+    /**
+     * @return completes once the term ended, its end was queued for the observers, and its lock was released (or its
+     *         release failed, the lease then freeing it): whoever ends the term, every caller waits for this
+     */
+    CompletableFuture<Void> released() {
+        return released;
     }
 
     /** @return why the term ended, or {@code null} while it lasts */
