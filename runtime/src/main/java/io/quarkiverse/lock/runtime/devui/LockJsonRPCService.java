@@ -1,6 +1,5 @@
 package io.quarkiverse.lock.runtime.devui;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -8,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Optional;
 
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -92,13 +91,13 @@ public class LockJsonRPCService {
         List<LeadershipGroup> groups = new ArrayList<>(leadership.groups());
         groups.sort(Comparator.comparing(LeadershipGroup::name));
         for (LeadershipGroup group : groups) {
-            OptionalLong term = group.term();
-            String since = leadership.leadingSince(group.name()).map(Instant::toString).orElse(null);
+            Optional<DefaultLeadership.LeadingTerm> leading = leadership.leadingTerm(group.name());
             rows.add(group.leader()
                     .map(leader -> leader.map(LockJsonRPCService::shown).orElse("nobody"))
                     .onFailure().recoverWithItem(failure -> "unknown: " + failure.getMessage())
-                    .map(leader -> new LeadershipGroupRow(group.name(), group.isJoined(), term.isPresent(),
-                            term.isPresent() ? term.getAsLong() : 0, since, leader)));
+                    .map(leader -> new LeadershipGroupRow(group.name(), group.isJoined(), leading.isPresent(),
+                            leading.map(DefaultLeadership.LeadingTerm::term).orElse(0L),
+                            leading.map(term -> term.since().toString()).orElse(null), leader)));
         }
         return rows.isEmpty() ? Uni.createFrom().item(List.of()) : Uni.join().all(rows).andFailFast();
     }

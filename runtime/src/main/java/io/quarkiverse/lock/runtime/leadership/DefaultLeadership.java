@@ -95,12 +95,22 @@ public final class DefaultLeadership implements Leadership, AutoCloseable {
 
     /**
      * @param name a declared group's name
-     * @return when this instance's current term of the group began, by the wall clock; empty if it does not lead the
-     *         group now
+     * @return this instance's current term of the group and when it began, read together; empty if it does not lead
+     *         the group now
      * @throws IllegalArgumentException if no group of that name is declared
      */
-    public Optional<Instant> leadingSince(String name) {
-        return Optional.ofNullable(member(name).leadingSince());
+    public Optional<LeadingTerm> leadingTerm(String name) {
+        return Optional.ofNullable(member(name).believedTerm()).map(term -> new LeadingTerm(term.token(),
+                term.electedAt()));
+    }
+
+    /**
+     * A term this instance leads.
+     *
+     * @param term the term, the fencing token of the group's lock
+     * @param since when it began, by this application's wall clock
+     */
+    public record LeadingTerm(long term, Instant since) {
     }
 
     @Override

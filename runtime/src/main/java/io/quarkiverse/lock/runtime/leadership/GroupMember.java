@@ -205,12 +205,6 @@ final class GroupMember implements LeadershipGroup {
         return changes.stream();
     }
 
-    /** @return when this instance's current term began, by the wall clock, or {@code null} if it does not lead */
-    Instant leadingSince() {
-        Term leading = believedTerm();
-        return leading == null ? null : leading.electedAt();
-    }
-
     /**
      * Stops for good, at shutdown: ends the term with {@link LeadershipEnded.Cause#SHUTDOWN} and stops contending.
      *
