@@ -442,7 +442,7 @@ final class GroupMember implements LeadershipGroup {
                     releasing = null;
                 }
             }
-            ending.released().complete(null);
+            ending.markReleased();
             if (cause == LeadershipEnded.Cause.YIELDED) {
                 retryLater();
             }

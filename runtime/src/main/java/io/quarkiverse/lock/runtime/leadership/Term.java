@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -172,10 +173,17 @@ final class Term {
 
     /**
      * @return completes once the term ended, its end was queued for the observers, and its lock was released (or its
-     *         release failed, the lease then freeing it): whoever ends the term, every caller waits for this
+     *         release failed, the lease then freeing it): whoever ends the term, every caller waits for this. A stage
+     *         of its own to each caller, so that one who stops waiting (a cancelled subscription cancels the future
+     *         it waits on) does not end the wait of the others
      */
-    CompletableFuture<Void> released() {
-        return released;
+    CompletionStage<Void> released() {
+        return released.minimalCompletionStage();
+    }
+
+    /** The term's end was queued and its lock released, or the release failed: {@link #released()} completes. */
+    void markReleased() {
+        released.complete(null);
     }
 
     /** @return why the term ended, or {@code null} while it lasts */
